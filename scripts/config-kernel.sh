@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Make OUT/.config: tinyconfig, then the fragments merged in order, then
+# olddefconfig; fail naming every option a fragment asks for that Kconfig
+# dropped (an unmet dependency or a misspelt name).
+# Usage: scripts/config-kernel.sh TREE OUT FRAGMENT...
+set -euo pipefail
+tree=$1
+out=$2
+shift 2
+kmake() { make -s -C "$tree" O="$out" ARCH=i386 "$@"; }
+
+mkdir -p "$out"
+echo "  CONFIG  $(basename "$out"): tinyconfig + $(printf '%s ' "${@##*/}")"
+# An unchanged result keeps its old time, so nothing rebuilds for it.
+[[ -f $out/.config ]] && cp -p "$out/.config" "$out/.config.prev"
+kmake tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
+kmake olddefconfig 2>&1 | { grep -v "changes choice state" || true; } >&2
+if [[ -f $out/.config.prev ]]; then
+	cmp -s "$out/.config" "$out/.config.prev" && touch -r "$out/.config.prev" "$out/.config"
+	rm -f "$out/.config.prev"
+fi
+
+dropped=()
+while read -r line; do
+	if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+		grep -qxF "$line" "$out/.config" ||
+			dropped+=("${BASH_REMATCH[1]}=${BASH_REMATCH[2]} (got: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$out/.config" || echo absent))")
+	elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+		grep -q "^${BASH_REMATCH[1]}=" "$out/.config" &&
+			dropped+=("${BASH_REMATCH[1]} should be off (got: $(grep "^${BASH_REMATCH[1]}=" "$out/.config"))")
+	fi
+done < <(cat "$@")
+if ((${#dropped[@]})); then
+	echo "config: Kconfig did not take these options from $(printf '%s ' "${@##*/}"):" >&2
+	printf '  %s\n' "${dropped[@]}" >&2
+	echo "config: check their dependencies (make -C $tree O=$out ARCH=i386 menuconfig, then search)" >&2
+	rm -f "$out/.config"
+	exit 1
+fi

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Summarise a test boot's console log.
+
+Reads the KTAP documents in it (KUnit's and the userspace checks'; nested
+subtests, plans, skips), the harness exit line and any kernel report
+(oops, BUG, WARNING, lockdep, scheduling while atomic) that no test said it
+expects. Prints each failure with its log excerpt, then a last line
+"N passed, N failed[, N skipped]". Exits 1 if anything failed.
+
+A test that provokes a report on purpose brackets it with the lines
+"KMAP-EXPECT-BEGIN <what>" and "KMAP-EXPECT-END <what>" on the console.
+
+Usage: ktap-summary.py LOG
+"""
+import os
+import re
+import sys
+
+VERSION = re.compile(r'^K?TAP version \d+$')
+SUBTEST = re.compile(r'^# Subtest: (.*)$')
+PLAN = re.compile(r'^1\.\.(\d+)')
+RESULT = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$')
+REPORT = re.compile(r'(WARNING:|BUG:|Oops[: ]|Kernel panic|general protection fault'
+                    r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off)')
+EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*)$')
+EXIT = re.compile(r'^KMAP-HARNESS-EXIT: (\d+)$')
+EXCERPT_LINES = 40
+
+
+class Block:
+    """One KTAP (sub)document: the results at one indentation."""
+
+    def __init__(self, depth, start):
+        self.depth = depth
+        self.name = None
+        self.plan = None
+        self.results = 0
+        self.mark = start      # first log line since this block's last result
+        self.leaf_failures = 0
+
+
+class Summary:
+    def __init__(self, lines):
+        self.lines = lines
+        self.passed = self.failed = self.skipped = 0
+        self.failures = []     # (title, excerpt lines)
+        self.stack = []
+
+    def fail(self, title, first, last):
+        self.failed += 1
+        self.failures.append((title, self.lines[max(first, last - EXCERPT_LINES):last]))
+
+    def path(self, leaf):
+        names = [b.name for b in self.stack if b.name]
+        return '.'.join(names + [leaf or '?'])
+
+    def close(self, block, i, why):
+        """A block ends: at its parent's result line, or cut short."""
+        if block.plan is None and block.depth <= 1 and why != 'parent':
+            self.fail(f'{block.name or "KTAP document"}: no plan line (1..N)', block.mark, i)
+        elif block.plan is not None and block.results != block.plan:
+            self.fail(f'{block.name or "KTAP document"}: plan 1..{block.plan} '
+                      f'but {block.results} results ({why})', block.mark, i)
+
+    def pop_deeper(self, depth, i, why):
+        child = None
+        while self.stack and self.stack[-1].depth > depth:
+            child = self.stack.pop()
+            self.close(child, i, why if child.depth > depth + 1 else 'parent')
+        return child
+
+    def result(self, depth, m, i):
+        child = self.pop_deeper(depth, i, 'cut short')
+        if not self.stack or self.stack[-1].depth != depth:
+            self.stack.append(Block(depth, i))
+        block = self.stack[-1]
+        block.results += 1
+        ok, _, desc, directive, reason = m.groups()
+        title = self.path(desc)
+        if child is None or child.results == 0:
+            if directive == 'SKIP':
+                self.skipped += 1
+            elif ok == 'ok':
+                self.passed += 1
+            else:
+                self.fail(title, block.mark, i + 1)
+                block.leaf_failures += 1
+        elif ok == 'not ok' and child.leaf_failures == 0:
+            # The parent failed though every case passed: a suite init, say.
+            self.fail(title, block.mark, i + 1)
+        if child is not None:
+            block.leaf_failures += child.leaf_failures
+        block.mark = i + 1
+
+    def parse(self):
+        for i, line in enumerate(self.lines):
+            text = line.lstrip(' ')
+            depth = (len(line) - len(text)) // 4
+            if VERSION.match(text):
+                self.pop_deeper(depth - 1, i, 'cut short')
+                self.stack.append(Block(depth, i))
+            elif m := SUBTEST.match(text):
+                top = self.stack[-1] if self.stack else None
+                if top is None or top.depth != depth or top.name or top.results:
+                    self.pop_deeper(depth - 1, i, 'cut short')
+                    top = Block(depth, i)
+                    self.stack.append(top)
+                top.name = m.group(1).strip()
+            elif m := PLAN.match(text):
+                if self.stack and self.stack[-1].depth == depth:
+                    self.stack[-1].plan = int(m.group(1))
+            elif m := RESULT.match(text):
+                self.result(depth, m, i)
+        self.pop_deeper(-1, len(self.lines), 'the log ends')
+
+    def reports(self):
+        """Kernel reports outside the regions tests declared."""
+        expected = 0
+        for i, line in enumerate(self.lines):
+            if m := EXPECT.search(line):
+                expected += 1 if m.group(1) == 'BEGIN' else -1
+                expected = max(expected, 0)
+            elif expected == 0 and REPORT.search(line):
+                self.fail(f'console: unexpected kernel report: {line.strip()}', i - 5, i + 25)
+
+    def harness_exit(self):
+        codes = [int(m.group(1)) for line in self.lines if (m := EXIT.match(line.strip()))]
+        if not codes:
+            self.fail('harness: the boot never reached its exit line (a timeout, panic or hang)',
+                      len(self.lines) - EXCERPT_LINES, len(self.lines))
+        elif codes[-1] != 0 and not self.failures:
+            self.fail(f'harness: the guest exited with status {codes[-1]}',
+                      len(self.lines) - EXCERPT_LINES, len(self.lines))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: ktap-summary.py LOG')
+    path = sys.argv[1]
+    try:
+        with open(path, errors='replace') as f:
+            lines = [line.rstrip('\r\n').replace('\r', '') for line in f]
+    except OSError as e:
+        print(f'ktap-summary: cannot read the boot log {path}: {e.strerror}')
+        print('0 passed, 1 failed')
+        return 1
+    s = Summary(lines)
+    s.parse()
+    s.reports()
+    s.harness_exit()
+    if s.passed + s.failed == 0:
+        s.fail('no test ran: the log has no KTAP results', 0, 0)
+    for title, excerpt in s.failures:
+        print(f'FAIL {title}')
+        for line in excerpt:
+            print(f'  | {line}')
+    print(f'log: {os.path.relpath(os.path.realpath(path))}')
+    tail = f', {s.skipped} skipped' if s.skipped else ''
+    print(f'{s.passed} passed, {s.failed} failed{tail}')
+    return 1 if s.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Make build/src/linux-<version>: the pristine tarball (committed to a git
+# repository inside the tree), our overlay files, then quilt push -a.
+# Files are only rewritten when their content changes, so Kbuild rebuilds
+# only what changed.
+# Usage: scripts/prepare-tree.sh REPO BUILD TARBALL
+set -euo pipefail
+repo=$1
+build=$2
+tarball=$3
+. "$repo/scripts/tree-common.sh"
+
+die() { echo "tree: $*" >&2; exit 1; }
+
+unpack() {
+	[[ -f $tarball ]] || die "no kernel tarball at $tarball: run 'make deps' (it installs linux-source-6.1) or set TARBALL="
+	local tmp=$src_root/.unpack
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	echo "  UNPACK  $tarball"
+	tar -xJf "$tarball" -C "$tmp"
+	local top
+	top=$(ls -d "$tmp"/*/ | head -1)
+	[[ -f $top/Makefile ]] || die "$tarball holds no kernel Makefile at its top"
+	local ver
+	ver=$(make -s -C "$top" kernelversion 2>/dev/null) ||
+		die "cannot read the kernel version from $top/Makefile"
+	[[ $ver == 6.1.* ]] || die "$tarball is Linux $ver; the series is for 6.1.y"
+	mv "$top" "$src_root/linux-$ver"
+	rm -rf "$tmp"
+	tree=$src_root/linux-$ver
+	echo "  GIT     pristine $ver"
+	# Debian's tarball ignores everything at the top level: add with -f.
+	git -C "$tree" init -q
+	printf '/.pc/\n/patches\n' >>"$tree/.git/info/exclude"
+	git -C "$tree" add -fA .
+	git -C "$tree" -c user.name=pristine -c user.email=pristine@localhost \
+		commit -q -m "Linux $ver (pristine, from $(basename "$tarball"))"
+	rm -rf "$state"
+}
+
+# Remove the series from the tree, back to pristine + overlay.
+pop_all() {
+	[[ -n $(q applied 2>/dev/null) ]] || return 0
+	local out
+	if ! out=$(q pop -a -q 2>&1); then
+		echo "$out" >&2
+		die "the patched files in $tree have edits that are not in patches/: run 'make refresh' to keep them, or 'cd $tree && quilt pop -af' to drop them"
+	fi
+}
+
+# quilt push -a; on failure name the patch and the file, undo, stop.
+push_all() {
+	local out rc=0
+	out=$(q push -a 2>&1) || rc=$?
+	((rc == 0)) && return 0
+	local patch files
+	patch=$(sed -n 's/^Applying patch \(.*\)$/\1/p' <<<"$out" | tail -1)
+	files=$(sed -n 's/.*FAILED -- \(saving \)\?rejects to file \(.*\)\.rej$/\2/p; s/^can.t find file to patch.*|--- a\/\(.*\)$/\1/p' <<<"$out" | sort -u | tr '\n' ' ')
+	[[ -n $files ]] || files=$(sed -n 's/^patching file \(.*\)$/\1/p' <<<"$out" | tail -1)
+	echo "$out" | sed 's/^/  quilt: /' >&2
+	q pop -a -q >/dev/null 2>&1 || true
+	die "patch ${patch:-?} does not apply to ${files:-?} in $(basename "$tree"): refresh it against this kernel (cd $tree && quilt push -f, fix, make refresh)"
+}
+
+mkdir -p "$src_root"
+find_tree || unpack
+mkdir -p "$mirror"
+ln -sfn "$repo/patches" "$tree/patches"
+
+# The series goes first: the overlay adds new files only, never patched ones.
+want=$(series_hash)
+have=$(cat "$applied_stamp" 2>/dev/null || true)
+if [[ $want != "$have" ]]; then
+	echo "  QUILT   patches/series"
+	declare -A before=()
+	while read -r f; do
+		[[ -f $tree/$f ]] && before[$f]="$(sha256sum <"$tree/$f") $(stat -c %Y "$tree/$f")"
+	done < <(q files -a 2>/dev/null | sort -u)
+	pop_all
+	rm -f "$applied_stamp"
+	if grep -qv '^#' "$repo/patches/series" 2>/dev/null; then
+		push_all
+	fi
+	# Content that came back the same keeps its old time: no needless rebuild.
+	for f in "${!before[@]}"; do
+		[[ -f $tree/$f ]] || continue
+		read -r sum _ mtime <<<"${before[$f]}"
+		[[ $(sha256sum <"$tree/$f" | cut -d' ' -f1) == "$sum" ]] && touch -d "@$mtime" "$tree/$f"
+	done
+	echo "$want" >"$applied_stamp"
+fi
+
+# Overlay: copy what changed, remove what the repository no longer has.
+declare -A now=()
+while read -r f; do
+	now[$f]=1
+	if ! cmp -s "$repo/$f" "$tree/$f"; then
+		if [[ -e $tree/$f ]] && ! [[ -e $mirror/$f ]] && git -C "$tree" cat-file -e "HEAD:$f" 2>/dev/null; then
+			die "$f is an upstream file: change it with a patch in patches/, not an overlay file"
+		fi
+		echo "  OVERLAY $f"
+		mkdir -p "$(dirname "$tree/$f")" "$(dirname "$mirror/$f")"
+		cp "$repo/$f" "$tree/$f"
+	fi
+	cmp -s "$repo/$f" "$mirror/$f" || cp "$repo/$f" "$mirror/$f"
+done < <(overlay_files)
+while read -r f; do
+	[[ -n ${now[$f]:-} ]] && continue
+	echo "  REMOVE  $f"
+	rm -f "$tree/$f" "$mirror/$f"
+done < <(cd "$mirror" && find . -type f | sed 's|^\./||')

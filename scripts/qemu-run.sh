@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Boot build/<flavor> under qemu-system-i386 with the base initramfs plus a
+# per-boot archive (/harness/env, RUN's script, MODULES). The console is
+# saved in build/logs/<mode>-<flavor>-<time>.log (and <mode>-latest.log).
+# Exits with the guest's status, 124 on a timeout.
+# Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
+#        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
+#        [--append 'kernel args'] [--icount] BUILD
+set -euo pipefail
+
+flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= append= icount=0
+while (($# > 1)); do
+	case $1 in
+	--flavor) flavor=$2 ;;
+	--mode) mode=$2 ;;
+	--smp) smp=$2 ;;
+	--mem) mem=$2 ;;
+	--timeout) timeout=$2 ;;
+	--kunit) kunit=$2 ;;
+	--modules) modules=$2 ;;
+	--append) append=$2 ;;
+	--icount) icount=1; shift; continue ;;
+	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+build=$1
+
+die() { echo "qemu-run: $*" >&2; exit 2; }
+[[ $smp =~ ^[1-8]$ ]] || die "SMP=$smp: give a CPU count from 1 to 8 (the kernel has NR_CPUS=8)"
+[[ $mem =~ ^([0-9]+)([MG])$ ]] || die "MEM=$mem: give a size like 512M, 3G or 6G"
+mem_mib=${BASH_REMATCH[1]}
+[[ ${BASH_REMATCH[2]} == G ]] && mem_mib=$((mem_mib * 1024))
+((mem_mib >= 256 && mem_mib <= 16384)) || die "MEM=$mem: use 256M to 16G (PAE reaches 64G, but the host has to hold it)"
+[[ $timeout =~ ^[0-9]+$ ]] || die "TIMEOUT=$timeout: give whole seconds"
+
+kernel=$build/$flavor/arch/x86/boot/bzImage
+[[ -f $kernel ]] || die "no kernel at $kernel: run 'make kernel FLAVOR=$flavor'"
+[[ -f $build/initramfs.cpio.gz ]] || die "no initramfs: run 'make initramfs'"
+
+# The per-boot archive.
+run=$build/run
+stage=$run/root
+rm -rf "$stage"
+mkdir -p "$stage/harness/modules" "$build/logs"
+cat >"$stage/harness/env" <<EOF
+MODE=$mode
+SMP=$smp
+MEM=$mem
+MEM_MIB=$mem_mib
+FLAVOR=$flavor
+EOF
+[[ $mode == run ]] && cp "$run/cmd.sh" "$stage/harness/run.sh"
+i=0
+for m in $modules; do
+	[[ -f $m ]] || die "MODULES: $m does not exist"
+	i=$((i + 1))
+	cp "$m" "$stage/harness/modules/$(printf %02d $i)-$(basename "$m")"
+done
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$run/boot.cpio.gz"
+cat "$build/initramfs.cpio.gz" "$run/boot.cpio.gz" >"$run/initrd.gz"
+
+# Suites run at boot only where asked for: all of them in test mode.
+if [[ -z $kunit && $mode != test ]]; then
+	kunit=no-suite
+fi
+cmdline="console=ttyS0 panic=-1 rdinit=/init ${kunit:+kunit.filter_glob=$kunit} $append"
+
+log=$build/logs/$mode-$flavor-$(date +%Y%m%d-%H%M%S).log
+ln -sfn "$(basename "$log")" "$build/logs/$mode-latest.log"
+qemu=(qemu-system-i386 -cpu max -smp "$smp" -m "$mem" -nographic -no-reboot
+	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
+	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
+((icount)) && qemu+=(-icount shift=0,sleep=off)
+
+echo "  BOOT    $flavor SMP=$smp MEM=$mem ($mode), log: ${log#"$build"/../}"
+rc=0
+case $mode in
+shell) "${qemu[@]}" || rc=$? ;;
+run) timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null || rc=$? ;;
+*) timeout --foreground -k 10 "$timeout" "${qemu[@]}" </dev/null >/dev/null || rc=$? ;;
+esac
+if ((rc == 124 || rc == 137)); then
+	echo "qemu-run: timed out after ${timeout}s (TIMEOUT=$timeout); log: $log" >&2
+	exit 124
+fi
+((rc == 0)) || { echo "qemu-run: qemu-system-i386 failed with status $rc; log: $log" >&2; exit "$rc"; }
+status=$(tr -d '\r' <"$log" | sed -n 's/^KMAP-HARNESS-EXIT: \([0-9]*\)$/\1/p' | tail -1)
+if [[ -z $status ]]; then
+	echo "qemu-run: the guest stopped without reporting a status (a panic or a crash?); log: $log" >&2
+	exit 1
+fi
+exit "$status"

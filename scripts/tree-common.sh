@@ -1,0 +1,37 @@
+# Shared by prepare-tree.sh and refresh-tree.sh: where things are, and how
+# quilt is called. Sourced, not run.
+# Needs: repo (the repository) and build (its build/ folder).
+
+src_root=$build/src
+state=$build/state
+mirror=$state/overlay           # what prepare-tree last copied into the tree
+applied_stamp=$state/series.sha # hash of the series that is applied
+
+# The folders whose files are new files at the same path in the kernel tree.
+overlay_dirs=(arch include mm block drivers Documentation tools)
+
+find_tree() {
+	tree=
+	local d
+	for d in "$src_root"/linux-6.*; do
+		[[ -f $d/Makefile ]] && tree=$d && return 0
+	done
+	return 1
+}
+
+overlay_files() {
+	(cd "$repo" && for d in "${overlay_dirs[@]}"; do
+		[[ -d $d ]] && find "$d" -type f ! -name '*~' ! -name '.*'
+	done) | sort
+}
+
+series_hash() {
+	{ cd "$repo/patches" 2>/dev/null && cat series $(grep -v '^#' series 2>/dev/null) 2>/dev/null || true; } |
+		sha256sum | cut -d' ' -f1
+}
+
+q() {
+	(cd "$tree" && QUILT_PATCHES=patches QUILT_PC=.pc \
+		QUILT_REFRESH_ARGS='-p ab --no-timestamps --no-index' \
+		quilt --quiltrc=- "$@")
+}
