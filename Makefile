@@ -44,15 +44,15 @@ all: kernel initramfs
 help:
 	@sed -n 's/^## //p' $(TOP)/README.md
 
-## make deps        install what is missing (Debian packages, i386 BusyBox)
+# make deps        install what is missing (Debian packages, i386 BusyBox)
 deps:
 	@scripts/deps.sh $(B) $(TARBALL)
 
-## make tree        unpack the kernel, copy the overlay, quilt push -a
+# make tree        unpack the kernel, copy the overlay, quilt push -a
 tree: deps
 	@scripts/prepare-tree.sh $(TOP) $(B) $(TARBALL)
 
-## make refresh     write edits made in build/src/linux-*/ back to the repo
+# make refresh     write edits made in build/src/linux-*/ back to the repo
 refresh:
 	@scripts/refresh-tree.sh $(TOP) $(B)
 
@@ -62,12 +62,12 @@ $(OUT)/.config-stamp: configs/base.config configs/$(FLAVOR).config $(wildcard pa
 
 config: tree $(OUT)/.config-stamp
 
-## make kernel      build bzImage and modules for FLAVOR (debug|release)
+# make kernel      build bzImage and modules for FLAVOR (debug|release)
 kernel: config
 	@echo "  KERNEL  $(FLAVOR) -> build/$(FLAVOR)/arch/x86/boot/bzImage"
 	@+$(KMAKE) -s -j$(JOBS) bzImage modules
 
-## make initramfs   the i386 BusyBox, /init and the userspace checks
+# make initramfs   the i386 BusyBox, /init and the userspace checks
 initramfs: $(INITRAMFS)
 $(INITRAMFS): $(HARNESS_FILES) scripts/mkinitramfs.sh | deps
 	@scripts/mkinitramfs.sh $(BUSYBOX) $(HARNESS) $@
@@ -75,24 +75,24 @@ $(INITRAMFS): $(HARNESS_FILES) scripts/mkinitramfs.sh | deps
 run-prep:
 	@mkdir -p $(B)/run
 
-## make run         boot FLAVOR with a shell on the serial console;
-##                  RUN='cmds' runs them in the guest and exits with their status;
-##                  MODULES='a.ko b.ko' loads them first; SMP, MEM, TIMEOUT
+# make run         boot FLAVOR with a shell on the serial console;
+#                  RUN='cmds' runs them in the guest and exits with their status;
+#                  MODULES='a.ko b.ko' loads them first; SMP, MEM, TIMEOUT
 run: kernel initramfs run-prep
 	$(file >$(B)/run/cmd.sh,$(value RUN))
 	@scripts/qemu-run.sh --flavor $(FLAVOR) --mode $(if $(value RUN),run,shell) \
 		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
 		--kunit '$(KUNIT_FILTER)' --modules '$(abspath $(MODULES))' $(B)
 
-## make test        build the debug flavor, boot it, run KUnit and the
-##                  userspace checks, print failures and "N passed, N failed"
+# make test        build the debug flavor, boot it, run KUnit and the
+#                  userspace checks, print failures and "N passed, N failed"
 test: FLAVOR := debug
 test: kernel initramfs
 	@scripts/qemu-run.sh --flavor debug --mode test --smp $(SMP) --mem $(MEM) \
 		--timeout $(TIMEOUT) --kunit '$(KUNIT_FILTER)' $(B) || true
 	@scripts/ktap-summary.py $(B)/logs/test-latest.log
 
-## make modules M=dir   build the out-of-tree module in dir against the debug kernel
+# make modules M=dir   build the out-of-tree module in dir against the debug kernel
 modules: FLAVOR := debug
 modules: kernel
 	@test -n "$(M)" || { echo "modules: say which module to build: make modules M=<dir>"; exit 1; }
@@ -100,10 +100,10 @@ modules: kernel
 	@echo "  MODULES $(M)"
 	@+$(KMAKE) -s M=$(abspath $(M)) modules
 
-## make clean       remove the kernel builds, initramfs and logs (keeps the tree)
+# make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
 	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench initramfs.cpio.gz)
 
-## make distclean   remove all of build/
+# make distclean   remove all of build/
 distclean:
 	rm -rf $(B)

@@ -25,6 +25,8 @@ REPORT = re.compile(r'(WARNING:|BUG:|Oops[: ]|Kernel panic|general protection fa
 EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*)$')
 EXIT = re.compile(r'^KMAP-HARNESS-EXIT: (\d+)$')
 EXCERPT_LINES = 40
+END_TRACE = re.compile(r'---\[ end trace')
+REPORT_LINES = 80       # a report without an end-trace line ends here
 
 
 class Block:
@@ -116,12 +118,18 @@ class Summary:
     def reports(self):
         """Kernel reports outside the regions tests declared."""
         expected = 0
+        inside = None          # the line where the report being read began
         for i, line in enumerate(self.lines):
             if m := EXPECT.search(line):
                 expected += 1 if m.group(1) == 'BEGIN' else -1
                 expected = max(expected, 0)
-            elif expected == 0 and REPORT.search(line):
-                self.fail(f'console: unexpected kernel report: {line.strip()}', i - 5, i + 25)
+            elif inside is not None and (END_TRACE.search(line) or i - inside > REPORT_LINES):
+                inside = None
+            elif inside is None and REPORT.search(line):
+                # One report is one failure, however many of its lines match.
+                inside = i
+                if expected == 0:
+                    self.fail(f'console: unexpected kernel report: {line.strip()}', i - 5, i + 25)
 
     def harness_exit(self):
         codes = [int(m.group(1)) for line in self.lines if (m := EXIT.match(line.strip()))]

@@ -65,10 +65,13 @@ if [[ -z $kunit && $mode != test ]]; then
 	kunit=no-suite
 fi
 cmdline="console=ttyS0 panic=-1 rdinit=/init ${kunit:+kunit.filter_glob=$kunit} $append"
+# TCG's "max" CPU says AuthenticAMD family 6, which the kernel takes for an
+# Athlon without SMP support and warns about; the Intel vendor string avoids it.
+cpu=max,vendor=GenuineIntel
 
 log=$build/logs/$mode-$flavor-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$log")" "$build/logs/$mode-latest.log"
-qemu=(qemu-system-i386 -cpu max -smp "$smp" -m "$mem" -nographic -no-reboot
+qemu=(qemu-system-i386 -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
 ((icount)) && qemu+=(-icount shift=0,sleep=off)

@@ -8,7 +8,7 @@ mirror=$state/overlay           # what prepare-tree last copied into the tree
 applied_stamp=$state/series.sha # hash of the series that is applied
 
 # The folders whose files are new files at the same path in the kernel tree.
-overlay_dirs=(arch include mm block drivers Documentation tools)
+overlay_dirs=(arch include mm block drivers Documentation tools samples)
 
 find_tree() {
 	tree=
@@ -19,10 +19,16 @@ find_tree() {
 	return 1
 }
 
+# Tracked and new files, not what .gitignore ignores (a module built in
+# place with make modules M=samples/... leaves its objects beside it).
 overlay_files() {
-	(cd "$repo" && for d in "${overlay_dirs[@]}"; do
-		[[ -d $d ]] && find "$d" -type f ! -name '*~' ! -name '.*'
-	done) | sort
+	(cd "$repo" && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -co --exclude-standard -- "${overlay_dirs[@]}"
+	else
+		for d in "${overlay_dirs[@]}"; do
+			[[ -d $d ]] && find "$d" -type f ! -name '*~' ! -name '.*'
+		done
+	fi) | while read -r f; do [[ -f $repo/$f ]] && echo "$f"; done | LC_ALL=C sort
 }
 
 series_hash() {
