@@ -38,6 +38,6 @@ series_hash() {
 
 q() {
 	(cd "$tree" && QUILT_PATCHES=patches QUILT_PC=.pc \
-		QUILT_REFRESH_ARGS='-p ab --no-timestamps --no-index' \
+		QUILT_REFRESH_ARGS='-p ab --no-timestamps --no-index' QUILT_DIFF_OPTS=-p \
 		quilt --quiltrc=- "$@")
 }

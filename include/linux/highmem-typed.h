@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Typed atomic kmaps: kmap_atomic(page, KM_USER0) and kunmap_atomic(addr,
+ * KM_USER0) beside the one-argument forms, in one kernel. Included by
+ * <linux/highmem.h>; include that instead.
+ */
+#ifndef _LINUX_HIGHMEM_TYPED_H
+#define _LINUX_HIGHMEM_TYPED_H
+
+#include <asm/kmap_types.h>
+
+/* Where a slot may be used; the table is in <asm/kmap_types.h>. */
+enum km_context {
+	KM_CTX_TASK,		/* process context, not in any interrupt */
+	KM_CTX_SOFTIRQ,		/* softirq, or bottom halves disabled */
+	KM_CTX_IRQ,		/* local interrupts disabled */
+};
+
+/*
+ * The number of arguments picks the form: kmap_atomic(page) is the untyped
+ * kmap_atomic() of highmem-internal.h, kmap_atomic(page, type) the typed one.
+ * Inside its own expansion a macro's name is not expanded again, so the
+ * untyped name below reaches the untyped function.
+ */
+#define __kmap_pick2(_1, _2, name, ...)		name
+#define __kmap_pick3(_1, _2, _3, name, ...)	name
+
+#define kmap_atomic(...)						\
+	__kmap_pick2(__VA_ARGS__, kmap_atomic_typed, kmap_atomic, )(__VA_ARGS__)
+#define kmap_atomic_prot(...)						\
+	__kmap_pick3(__VA_ARGS__, kmap_atomic_prot_typed,		\
+		     kmap_atomic_prot, , )(__VA_ARGS__)
+#define kmap_atomic_pfn(...)						\
+	__kmap_pick2(__VA_ARGS__, kmap_atomic_pfn_typed,		\
+		     kmap_atomic_pfn, )(__VA_ARGS__)
+#define kunmap_atomic(...)						\
+	__kmap_pick2(__VA_ARGS__, kunmap_atomic_typed,			\
+		     kunmap_atomic_untyped, )(__VA_ARGS__)
+
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <asm/fixmap.h>
+
+void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
+struct page *kmap_atomic_to_page(void *addr);
+const char *kmap_atomic_slot_name(enum km_type type);
+enum km_context kmap_atomic_slot_context(enum km_type type);
+
+/* The fixmap address of @type's slot on @cpu. */
+static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
+						  enum km_type type)
+{
+	return __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN + cpu * KM_TYPE_NR + type);
+}
+
+/**
+ * kmap_atomic_prot_typed - map a page in this CPU's slot @type, with @prot
+ * @page: the page to map
+ * @type: the slot, an enum km_type, for the context the caller is in
+ * @prot: the page protection, kmap_prot for ordinary use
+ *
+ * Written kmap_atomic_prot(page, type, prot). Never fails and never sleeps.
+ * Disables preemption and page faults until kunmap_atomic(addr, type). A
+ * lowmem page gives page_address() and uses no slot; a highmem page gets
+ * the slot's pte and one TLB flush of that address on this CPU.
+ *
+ * Return: the kernel virtual address of @page.
+ */
+static inline void *kmap_atomic_prot_typed(struct page *page,
+					   enum km_type type, pgprot_t prot)
+{
+	preempt_disable();
+	pagefault_disable();
+	if (!PageHighMem(page))
+		return page_address(page);
+	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
+}
+
+/**
+ * kmap_atomic_typed - map a page in this CPU's slot @type
+ * @page: the page to map
+ * @type: the slot, an enum km_type, for the context the caller is in
+ *
+ * Written kmap_atomic(page, type): kmap_atomic_prot_typed() with kmap_prot.
+ *
+ * Return: the kernel virtual address of @page.
+ */
+static inline void *kmap_atomic_typed(struct page *page, enum km_type type)
+{
+	return kmap_atomic_prot_typed(page, type, kmap_prot);
+}
+
+/**
+ * kmap_atomic_pfn_typed - map a page frame in this CPU's slot @type
+ * @pfn: the page frame; it need not have a struct page
+ * @type: the slot, an enum km_type, for the context the caller is in
+ *
+ * Written kmap_atomic_pfn(pfn, type). Always uses the slot, lowmem or not.
+ *
+ * Return: the kernel virtual address of the page frame.
+ */
+static inline void *kmap_atomic_pfn_typed(unsigned long pfn, enum km_type type)
+{
+	preempt_disable();
+	pagefault_disable();
+	return __kmap_atomic_slot(pfn, type, kmap_prot);
+}
+
+static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
+{
+	/*
+	 * The slot's pte stays as it is: the next map of this slot on this
+	 * CPU rewrites it and flushes, and no other CPU uses the slot.
+	 */
+	pagefault_enable();
+	preempt_enable();
+}
+
+#else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
+
+static inline void *kmap_atomic_prot_typed(struct page *page,
+					   enum km_type type, pgprot_t prot)
+{
+	return kmap_atomic_prot(page, prot);
+}
+
+static inline void *kmap_atomic_typed(struct page *page, enum km_type type)
+{
+	return kmap_atomic(page);
+}
+
+static inline void *kmap_atomic_pfn_typed(unsigned long pfn, enum km_type type)
+{
+	return kmap_atomic_pfn(pfn);
+}
+
+static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
+{
+	__kunmap_atomic(addr);
+}
+
+static inline struct page *kmap_atomic_to_page(void *addr)
+{
+	return kmap_to_page(addr);
+}
+#endif /* CONFIG_KMAP_ATOMIC_SLOTS */
+
+/**
+ * kunmap_atomic_typed - undo kmap_atomic(page, type)
+ * @addr: any address inside the page that kmap_atomic() mapped
+ * @type: the slot it was mapped in
+ *
+ * Written kunmap_atomic(addr, type). Enables page faults and preemption
+ * again. Passing the page instead of the address does not compile.
+ */
+#define kunmap_atomic_typed(addr, type)				\
+do {								\
+	BUILD_BUG_ON(__same_type((addr), struct page *));	\
+	__kunmap_atomic_typed(addr, type);			\
+} while (0)
+
+#endif /* _LINUX_HIGHMEM_TYPED_H */
