@@ -29,7 +29,7 @@ static const char * const page_kind_names[PAGE_KIND_NR] = {
 
 /* One physically contiguous chunk of each kind, found by suite init. */
 #define CHUNK_ORDER	4
-#define CHUNK_PAGES	(1 << CHUNK_ORDER)
+#define CHUNK_PAGES	BIT(CHUNK_ORDER)
 static struct page *chunks[PAGE_KIND_NR];
 
 static struct page *test_page(enum page_kind kind, unsigned int n)
@@ -222,7 +222,8 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 	KUNIT_EXPECT_FALSE_MSG(test, p->held_preemptible, "%s: preemptible while mapped", slot);
 	KUNIT_EXPECT_EQ_MSG(test, p->held_pagefault, 1,
 			    "%s: page-fault-disable count while mapped minus before", slot);
-	KUNIT_EXPECT_TRUE_MSG(test, p->read_ok, "%s: the mapping does not show the page's data", slot);
+	KUNIT_EXPECT_TRUE_MSG(test, p->read_ok,
+			      "%s: the mapping does not show the page's data", slot);
 	KUNIT_EXPECT_TRUE_MSG(test, p->alias_ok,
 			      "%s: data written through the mapping is not in the page", slot);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, p->to_page, p->page, "%s: kmap_atomic_to_page(addr)", slot);
@@ -282,7 +283,8 @@ static void slot_on_cpu(struct kunit *test)
  */
 static void to_page_range_ends(struct kunit *test)
 {
-	unsigned int last_cpu = NR_CPUS - 1;
+	/* The range is sized for every CPU the kernel is built for. */
+	unsigned int last_cpu = (FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) / KM_TYPE_NR;
 	unsigned long first = kmap_atomic_slot_addr(0, 0);
 	unsigned long last = kmap_atomic_slot_addr(last_cpu, KM_TYPE_NR - 1);
 	struct page *page;
@@ -291,8 +293,7 @@ static void to_page_range_ends(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	page = test_page(HIGHMEM_BELOW_4G, 0);
 	KUNIT_EXPECT_EQ(test, first, __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN));
-	KUNIT_EXPECT_EQ(test, kmap_atomic_slot_addr(NR_CPUS - 1, KM_TYPE_NR - 1),
-			__fix_to_virt(FIX_KMAP_ATOMIC_END));
+	KUNIT_EXPECT_EQ(test, last, __fix_to_virt(FIX_KMAP_ATOMIC_END));
 	/* The typed range is a range of its own, apart from kmap_local's. */
 	KUNIT_EXPECT_GT(test, (int)FIX_KMAP_ATOMIC_BEGIN, (int)FIX_KMAP_END);
 
@@ -374,8 +375,10 @@ static void to_page_other_mappings(struct kunit *test)
 	}
 
 	m.kmapped = kmap(m.page);
-	KUNIT_EXPECT_TRUE_MSG(test, is_kmap_addr(m.kmapped), "kmap() of highmem is a pkmap address");
-	KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page(m.kmapped + 4000), m.page, "kmap() address");
+	KUNIT_EXPECT_TRUE_MSG(test, is_kmap_addr(m.kmapped),
+			      "kmap() of highmem is a pkmap address");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page(m.kmapped + 4000), m.page,
+				"kmap() address");
 	kunmap(m.page);
 }
 
@@ -735,12 +738,14 @@ static void slots_in_interrupts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
 	if (c->src == SRC_IRQ_WORK) {
-		KUNIT_EXPECT_TRUE_MSG(test, ip.in_hardirq, "irq_work did not run in a hard interrupt");
+		KUNIT_EXPECT_TRUE_MSG(test, ip.in_hardirq,
+				      "irq_work did not run in a hard interrupt");
 		KUNIT_EXPECT_TRUE(test, ip.irqs_off);
 	} else {
 		KUNIT_EXPECT_TRUE_MSG(test, ip.in_softirq, "the handler did not run in a softirq");
 	}
-	KUNIT_EXPECT_TRUE_MSG(test, ip.p[0].read_ok, "the outer slot lost its page to the inner one");
+	KUNIT_EXPECT_TRUE_MSG(test, ip.p[0].read_ok,
+			      "the outer slot lost its page to the inner one");
 	probe_check(test, &ip.p[1], c->cpu);
 }
 
@@ -775,7 +780,8 @@ static void storm_round(struct storm_party *sp, u32 *p)
 
 	if (memcmp(p, sp->shadow, PAGE_SIZE))
 		sp->errors++;
-	p[w] = sp->shadow[w] = pattern(sp->rounds, w);
+	sp->shadow[w] = pattern(sp->rounds, w);
+	p[w] = sp->shadow[w];
 	sp->rounds++;
 }
 
@@ -903,6 +909,7 @@ static struct kunit_suite kmap_atomic_suite = {
 	.suite_exit = kmap_atomic_suite_exit,
 	.test_cases = kmap_atomic_cases,
 };
+
 kunit_test_suite(kmap_atomic_suite);
 
 MODULE_DESCRIPTION("KUnit tests for typed atomic kmaps");

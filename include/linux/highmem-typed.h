@@ -26,16 +26,16 @@ enum km_context {
 #define __kmap_pick3(_1, _2, _3, name, ...)	name
 
 #define kmap_atomic(...)						\
-	__kmap_pick2(__VA_ARGS__, kmap_atomic_typed, kmap_atomic, )(__VA_ARGS__)
+	__kmap_pick2(__VA_ARGS__, kmap_atomic_typed, kmap_atomic)(__VA_ARGS__)
 #define kmap_atomic_prot(...)						\
 	__kmap_pick3(__VA_ARGS__, kmap_atomic_prot_typed,		\
-		     kmap_atomic_prot, , )(__VA_ARGS__)
+		     kmap_atomic_prot)(__VA_ARGS__)
 #define kmap_atomic_pfn(...)						\
 	__kmap_pick2(__VA_ARGS__, kmap_atomic_pfn_typed,		\
-		     kmap_atomic_pfn, )(__VA_ARGS__)
+		     kmap_atomic_pfn)(__VA_ARGS__)
 #define kunmap_atomic(...)						\
 	__kmap_pick2(__VA_ARGS__, kunmap_atomic_typed,			\
-		     kunmap_atomic_untyped, )(__VA_ARGS__)
+		     kunmap_atomic_untyped)(__VA_ARGS__)
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
@@ -154,8 +154,10 @@ static inline struct page *kmap_atomic_to_page(void *addr)
  */
 #define kunmap_atomic_typed(addr, type)				\
 do {								\
-	BUILD_BUG_ON(__same_type((addr), struct page *));	\
-	__kunmap_atomic_typed(addr, type);			\
+	typeof(addr) __kmap_addr = (addr);			\
+								\
+	BUILD_BUG_ON(__same_type(__kmap_addr, struct page *));	\
+	__kunmap_atomic_typed(__kmap_addr, type);		\
 } while (0)
 
 #endif /* _LINUX_HIGHMEM_TYPED_H */
