@@ -39,13 +39,18 @@ unpack() {
 	rm -rf "$state"
 }
 
-# Remove the series from the tree, back to pristine + overlay.
+# Remove the series from the tree, back to pristine + overlay. The patches
+# are popped as they were pushed, which the repository may have changed since.
+# (quilt keeps the name "patches" in .pc/, so the tree's link is swung.)
 pop_all() {
 	[[ -n $(q applied 2>/dev/null) ]] || return 0
-	local out
-	if ! out=$(q pop -a -q 2>&1); then
+	local out rc=0
+	[[ -d $applied_copy ]] && ln -sfn "$applied_copy" "$tree/patches"
+	out=$(q pop -a -q 2>&1) || rc=$?
+	ln -sfn "$repo/patches" "$tree/patches"
+	if ((rc)); then
 		echo "$out" >&2
-		die "the patched files in $tree have edits that are not in patches/: run 'make refresh' to keep them, or 'cd $tree && quilt pop -af' to drop them"
+		die "the patched files in $tree have edits that are not in patches/ (quilt's words above): keep them with 'scripts/quilt.sh refresh <patch>' (or make refresh for the top one), or drop them with 'scripts/quilt.sh pop -af'"
 	fi
 }
 
@@ -60,7 +65,8 @@ push_all() {
 	[[ -n $files ]] || files=$(sed -n 's/^patching file \(.*\)$/\1/p' <<<"$out" | tail -1)
 	echo "$out" | sed 's/^/  quilt: /' >&2
 	q pop -a -q >/dev/null 2>&1 || true
-	die "patch ${patch:-?} does not apply to ${files:-?} in $(basename "$tree"): refresh it against this kernel (cd $tree && quilt push -f, fix, make refresh)"
+	rm -rf "$applied_copy"
+	die "patch ${patch:-?} does not apply to ${files:-?} in $(basename "$tree"): refresh it against this kernel: scripts/quilt.sh push -f, fix the .rej, scripts/quilt.sh refresh"
 }
 
 mkdir -p "$src_root"
@@ -73,14 +79,17 @@ want=$(series_hash)
 have=$(cat "$applied_stamp" 2>/dev/null || true)
 if [[ $want != "$have" ]]; then
 	echo "  QUILT   patches/series"
+	# Until the new series is all in, the tree matches no series.
+	rm -f "$applied_stamp"
 	declare -A before=()
 	while read -r f; do
 		[[ -f $tree/$f ]] && before[$f]="$(sha256sum <"$tree/$f") $(stat -c %Y "$tree/$f")"
 	done < <(q files -a 2>/dev/null | sort -u)
 	pop_all
-	rm -f "$applied_stamp"
+	rm -rf "$applied_copy"
 	if grep -qv '^#' "$repo/patches/series" 2>/dev/null; then
 		push_all
+		cp -rL "$repo/patches" "$applied_copy"
 	fi
 	# Content that came back the same keeps its old time: no needless rebuild.
 	for f in "${!before[@]}"; do

@@ -6,6 +6,7 @@ src_root=$build/src
 state=$build/state
 mirror=$state/overlay           # what prepare-tree last copied into the tree
 applied_stamp=$state/series.sha # hash of the series that is applied
+applied_copy=$state/applied     # the patches as pushed: popped with these
 
 # The folders whose files are new files at the same path in the kernel tree.
 overlay_dirs=(arch include mm block drivers Documentation tools samples)
