@@ -3,40 +3,12 @@
 #define _ASM_X86_KMAP_TYPES_H
 
 /*
- * The typed atomic kmap slots. Each CPU owns one fixmap page per slot; the
- * caller names the slot, so kmap_atomic(page, type) never fails and never
- * waits. Two users of one slot on one CPU at once overwrite each other's
- * mapping, which is why each slot belongs to one context:
- *
- *   slot                 context it is for
- *   KM_BOUNCE_READ       block bounce buffers, local interrupts disabled
- *   KM_SKB_SUNRPC_DATA   sunrpc socket data, softirq or bottom halves off
- *   KM_SKB_DATA_SOFTIRQ  skb data copies, softirq or bottom halves off
- *   KM_USER0, KM_USER1   process context (system calls): not in interrupts
- *   KM_BIO_SRC_IRQ       bio source pages, local interrupts disabled
- *   KM_BIO_DST_IRQ       bio destination pages, local interrupts disabled
- *   KM_PTE0, KM_PTE1     page-table pages, process context
- *   KM_IRQ0, KM_IRQ1     hard interrupt handlers, local interrupts disabled
- *   KM_SOFTIRQ0/1        softirqs and tasklets, not hard interrupts
- *
- * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ*; the others are for
- * the subsystems named. See Documentation/mm/kmap-atomic.rst.
+ * x86-32 uses the generic slot list, enum km_type with its context table.
+ * With CONFIG_KMAP_ATOMIC_SLOTS each slot is one fixmap page per CPU:
+ * slot 'type' of CPU 'cpu' is FIX_KMAP_ATOMIC_BEGIN + cpu * KM_TYPE_NR + type
+ * (<asm/fixmap.h>). One list for every architecture keeps code that names
+ * the slots portable.
  */
-enum km_type {
-	KM_BOUNCE_READ,
-	KM_SKB_SUNRPC_DATA,
-	KM_SKB_DATA_SOFTIRQ,
-	KM_USER0,
-	KM_USER1,
-	KM_BIO_SRC_IRQ,
-	KM_BIO_DST_IRQ,
-	KM_PTE0,
-	KM_PTE1,
-	KM_IRQ0,
-	KM_IRQ1,
-	KM_SOFTIRQ0,
-	KM_SOFTIRQ1,
-	KM_TYPE_NR
-};
+#include <asm-generic/kmap_types.h>
 
 #endif /* _ASM_X86_KMAP_TYPES_H */
