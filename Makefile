@@ -42,7 +42,7 @@ KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 all: kernel initramfs
 
 help:
-	@sed -n 's/^## //p' $(TOP)/README.md
+	@sed -n '/^## Targets/,/^Examples:/p' $(TOP)/README.md | sed -n 's/^## //p; s/^    /  /p'
 
 # make deps        install what is missing (Debian packages, i386 BusyBox)
 deps:
