@@ -15,6 +15,8 @@
 #include <linux/percpu.h>
 #include <asm/tlbflush.h>
 
+#include "kmap_atomic.h"
+
 static const struct {
 	const char *name;
 	enum km_context context;
@@ -39,7 +41,7 @@ static const struct {
  * exist from paging_init() on, but nothing keeps this range inside one pte
  * page, so the ptes are not assumed to be contiguous.
  */
-static DEFINE_PER_CPU(pte_t *, kmap_atomic_ptes[KM_TYPE_NR]);
+static DEFINE_PER_CPU(pte_t *, kmap_atomic_ptes[KM_SLOTS_PER_CPU]);
 
 /**
  * kmap_atomic_slot_name - the name of a slot, for reports
@@ -67,15 +69,39 @@ enum km_context kmap_atomic_slot_context(enum km_type type)
 }
 EXPORT_SYMBOL(kmap_atomic_slot_context);
 
-static pte_t *kmap_atomic_slot_pte(enum km_type type, unsigned long vaddr)
+static pte_t *kmap_atomic_slot_pte(unsigned int idx, unsigned long vaddr)
 {
-	pte_t *ptep = this_cpu_read(kmap_atomic_ptes[type]);
+	pte_t *ptep = this_cpu_read(kmap_atomic_ptes[idx]);
 
 	if (unlikely(!ptep)) {
 		ptep = virt_to_kpte(vaddr);
-		this_cpu_write(kmap_atomic_ptes[type], ptep);
+		this_cpu_write(kmap_atomic_ptes[idx], ptep);
 	}
 	return ptep;
+}
+
+/* Map @pfn in slot @idx of this CPU; preemption is off. */
+unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
+{
+	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
+
+	set_pte(kmap_atomic_slot_pte(idx, vaddr), pfn_pte(pfn, prot));
+	/*
+	 * Unmap leaves the pte in place, so this CPU's TLB may still hold the
+	 * slot's previous page: drop that one address (INVLPG), here only.
+	 * No other CPU ever uses this CPU's slots.
+	 */
+	flush_tlb_one_kernel(vaddr);
+	return vaddr;
+}
+
+/* Unmap slot @idx of this CPU for real, so that a stale pointer faults. */
+void kmap_atomic_clear_idx(unsigned int idx)
+{
+	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
+
+	pte_clear(&init_mm, vaddr, kmap_atomic_slot_pte(idx, vaddr));
+	flush_tlb_one_kernel(vaddr);
 }
 
 /**
@@ -92,17 +118,7 @@ static pte_t *kmap_atomic_slot_pte(enum km_type type, unsigned long vaddr)
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
-	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), type);
-	pte_t pteval = pfn_pte(pfn, prot);
-
-	set_pte(kmap_atomic_slot_pte(type, vaddr), pteval);
-	/*
-	 * Unmap leaves the pte in place, so this CPU's TLB may still hold the
-	 * slot's previous page: drop that one address (INVLPG), here only.
-	 * No other CPU ever uses this CPU's slots.
-	 */
-	flush_tlb_one_kernel(vaddr);
-	return (void *)vaddr;
+	return (void *)kmap_atomic_map_idx(type, pfn, prot);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
 

@@ -277,33 +277,41 @@ static void slot_on_cpu(struct kunit *test)
 }
 
 /*
- * The ends of the range: slot 0 of CPU 0 and the last slot of the last
- * possible CPU. An offline CPU's slot is never mapped by kmap_atomic(), so
- * its pte is set here to check kmap_atomic_to_page() reads the right one.
+ * The ends of the range: slot 0 of CPU 0, and the last slot and the last
+ * page of the range, which belong to the last CPU the kernel is built for.
+ * An offline CPU's slots are never mapped by kmap_atomic(), so their ptes
+ * are set here to check that kmap_atomic_to_page() reads the right ones.
  */
 static void to_page_range_ends(struct kunit *test)
 {
-	/* The range is sized for every CPU the kernel is built for. */
-	unsigned int last_cpu = (FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) / KM_TYPE_NR;
-	unsigned long first = kmap_atomic_slot_addr(0, 0);
-	unsigned long last = kmap_atomic_slot_addr(last_cpu, KM_TYPE_NR - 1);
+	unsigned int last_cpu = (FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) / KM_SLOTS_PER_CPU;
+	unsigned long ends[] = {
+		kmap_atomic_slot_addr(last_cpu, KM_TYPE_NR - 1),
+		__fix_to_virt(FIX_KMAP_ATOMIC_END),
+	};
 	struct page *page;
+	unsigned int i;
 	pte_t *ptep, old;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	page = test_page(HIGHMEM_BELOW_4G, 0);
-	KUNIT_EXPECT_EQ(test, first, __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN));
-	KUNIT_EXPECT_EQ(test, last, __fix_to_virt(FIX_KMAP_ATOMIC_END));
+	KUNIT_EXPECT_EQ(test, kmap_atomic_slot_addr(0, 0), __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN));
+	KUNIT_EXPECT_EQ(test, kmap_atomic_slot_addr(last_cpu, KM_SLOTS_PER_CPU - 1),
+			__fix_to_virt(FIX_KMAP_ATOMIC_END));
 	/* The typed range is a range of its own, apart from kmap_local's. */
 	KUNIT_EXPECT_GT(test, (int)FIX_KMAP_ATOMIC_BEGIN, (int)FIX_KMAP_END);
 
 	if (cpu_online(last_cpu))
 		kunit_skip(test, "CPU%u is online: slot_on_cpu maps its last slot", last_cpu);
-	ptep = virt_to_kpte(last);
-	old = ptep_get(ptep);
-	set_pte(ptep, mk_pte(page, kmap_prot));
-	KUNIT_EXPECT_PTR_EQ(test, kmap_atomic_to_page((void *)last), page);
-	set_pte(ptep, old);
+	for (i = 0; i < ARRAY_SIZE(ends); i++) {
+		ptep = virt_to_kpte(ends[i]);
+		old = ptep_get(ptep);
+		set_pte(ptep, mk_pte(page, kmap_prot));
+		KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page((void *)ends[i]), page,
+					"at %#lx, CPU%u's slot %u", ends[i], last_cpu,
+					(unsigned int)((ends[i] - ends[0]) / PAGE_SIZE));
+		set_pte(ptep, old);
+	}
 }
 
 /*

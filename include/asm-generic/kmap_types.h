@@ -43,4 +43,16 @@ enum km_type {
 	KM_TYPE_NR
 };
 
+/*
+ * With CONFIG_DEBUG_KMAP_ATOMIC each CPU also has spare slots: a map into a
+ * slot that is already held is reported and given a spare instead, so that
+ * neither party's data is lost.
+ */
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+#define KM_DEBUG_SPARES		4
+#else
+#define KM_DEBUG_SPARES		0
+#endif
+#define KM_SLOTS_PER_CPU	(KM_TYPE_NR + KM_DEBUG_SPARES)
+
 #endif /* _ASM_GENERIC_KMAP_TYPES_H */

@@ -7,6 +7,7 @@
 #ifndef _LINUX_HIGHMEM_TYPED_H
 #define _LINUX_HIGHMEM_TYPED_H
 
+#include <linux/build_bug.h>
 #include <asm/kmap_types.h>
 
 /* Where a slot may be used; the table is in <asm/kmap_types.h>. */
@@ -37,6 +38,12 @@ enum km_context {
 	__kmap_pick2(__VA_ARGS__, kunmap_atomic_typed,			\
 		     kunmap_atomic_untyped)(__VA_ARGS__)
 
+/* A constant that is no slot does not compile. */
+#define __kmap_atomic_check_type(type)					\
+	BUILD_BUG_ON_MSG(__builtin_constant_p(type) &&			\
+			 (unsigned int)(type) >= KM_TYPE_NR,		\
+			 "kmap_atomic: no such slot, the type must be an enum km_type below KM_TYPE_NR")
+
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
 
@@ -44,69 +51,60 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 struct page *kmap_atomic_to_page(void *addr);
 const char *kmap_atomic_slot_name(enum km_type type);
 enum km_context kmap_atomic_slot_context(enum km_type type);
+/*
+ * CONFIG_DEBUG_KMAP_ATOMIC only: the checked map and unmap, called from the
+ * inline functions below so that their return address is the call site.
+ */
+void *__kmap_atomic_debug(struct page *page, unsigned long pfn,
+			  enum km_type type, pgprot_t prot);
+bool __kunmap_atomic_debug(const void *addr, enum km_type type);
 
-/* The fixmap address of @type's slot on @cpu. */
+/*
+ * The fixmap address of slot @idx on @cpu: an enum km_type, or with
+ * CONFIG_DEBUG_KMAP_ATOMIC one of the spares after KM_TYPE_NR.
+ */
 static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
-						  enum km_type type)
+						  unsigned int idx)
 {
-	return __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN + cpu * KM_TYPE_NR + type);
+	return __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + idx);
 }
 
-/**
- * kmap_atomic_prot_typed - map a page in this CPU's slot @type, with @prot
- * @page: the page to map
- * @type: the slot, an enum km_type, for the context the caller is in
- * @prot: the page protection, kmap_prot for ordinary use
- *
- * Written kmap_atomic_prot(page, type, prot). Never fails and never sleeps.
- * Disables preemption and page faults until kunmap_atomic(addr, type). A
- * lowmem page gives page_address() and uses no slot; a highmem page gets
- * the slot's pte and one TLB flush of that address on this CPU.
- *
- * Return: the kernel virtual address of @page.
- */
-static inline void *kmap_atomic_prot_typed(struct page *page,
-					   enum km_type type, pgprot_t prot)
+static __always_inline void *__kmap_atomic_typed(struct page *page,
+						 enum km_type type,
+						 pgprot_t prot)
 {
 	preempt_disable();
 	pagefault_disable();
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
+		return __kmap_atomic_debug(page, page_to_pfn(page), type, prot);
 	if (!PageHighMem(page))
 		return page_address(page);
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
 }
 
-/**
- * kmap_atomic_typed - map a page in this CPU's slot @type
- * @page: the page to map
- * @type: the slot, an enum km_type, for the context the caller is in
- *
- * Written kmap_atomic(page, type): kmap_atomic_prot_typed() with kmap_prot.
- *
- * Return: the kernel virtual address of @page.
- */
-static inline void *kmap_atomic_typed(struct page *page, enum km_type type)
+static __always_inline void *__kmap_atomic_default(struct page *page,
+						   enum km_type type)
 {
-	return kmap_atomic_prot_typed(page, type, kmap_prot);
+	return __kmap_atomic_typed(page, type, kmap_prot);
 }
 
-/**
- * kmap_atomic_pfn_typed - map a page frame in this CPU's slot @type
- * @pfn: the page frame; it need not have a struct page
- * @type: the slot, an enum km_type, for the context the caller is in
- *
- * Written kmap_atomic_pfn(pfn, type). Always uses the slot, lowmem or not.
- *
- * Return: the kernel virtual address of the page frame.
- */
-static inline void *kmap_atomic_pfn_typed(unsigned long pfn, enum km_type type)
+static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
+						     enum km_type type)
 {
 	preempt_disable();
 	pagefault_disable();
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
+		return __kmap_atomic_debug(NULL, pfn, type, kmap_prot);
 	return __kmap_atomic_slot(pfn, type, kmap_prot);
 }
 
-static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
+static __always_inline void __kunmap_atomic_typed(const void *addr,
+						  enum km_type type)
 {
+	/* A misuse is reported there and changes nothing, counts included. */
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC) &&
+	    !__kunmap_atomic_debug(addr, type))
+		return;
 	/*
 	 * The slot's pte stays as it is: the next map of this slot on this
 	 * CPU rewrites it and flushes, and no other CPU uses the slot.
@@ -117,18 +115,20 @@ static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
-static inline void *kmap_atomic_prot_typed(struct page *page,
-					   enum km_type type, pgprot_t prot)
+static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
+					pgprot_t prot)
 {
 	return kmap_atomic_prot(page, prot);
 }
 
-static inline void *kmap_atomic_typed(struct page *page, enum km_type type)
+static inline void *__kmap_atomic_default(struct page *page,
+					  enum km_type type)
 {
 	return kmap_atomic(page);
 }
 
-static inline void *kmap_atomic_pfn_typed(unsigned long pfn, enum km_type type)
+static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
+					    enum km_type type)
 {
 	return kmap_atomic_pfn(pfn);
 }
@@ -145,6 +145,55 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 /**
+ * kmap_atomic_prot_typed - map a page in this CPU's slot @type, with @prot
+ * @page: the page to map
+ * @type: the slot, an enum km_type, for the context the caller is in
+ * @prot: the page protection, kmap_prot for ordinary use
+ *
+ * Written kmap_atomic_prot(page, type, prot). Never fails and never sleeps.
+ * Disables preemption and page faults until kunmap_atomic(addr, type). A
+ * lowmem page gives page_address() and uses no slot; a highmem page gets
+ * the slot's pte and one TLB flush of that address on this CPU.
+ *
+ * Return: the kernel virtual address of @page.
+ */
+#define kmap_atomic_prot_typed(page, type, prot)			\
+({									\
+	__kmap_atomic_check_type(type);					\
+	__kmap_atomic_typed(page, type, prot);				\
+})
+
+/**
+ * kmap_atomic_typed - map a page in this CPU's slot @type
+ * @page: the page to map
+ * @type: the slot, an enum km_type, for the context the caller is in
+ *
+ * Written kmap_atomic(page, type): kmap_atomic_prot_typed() with kmap_prot.
+ *
+ * Return: the kernel virtual address of @page.
+ */
+#define kmap_atomic_typed(page, type)					\
+({									\
+	__kmap_atomic_check_type(type);					\
+	__kmap_atomic_default(page, type);				\
+})
+
+/**
+ * kmap_atomic_pfn_typed - map a page frame in this CPU's slot @type
+ * @pfn: the page frame; it need not have a struct page
+ * @type: the slot, an enum km_type, for the context the caller is in
+ *
+ * Written kmap_atomic_pfn(pfn, type). Always uses the slot, lowmem or not.
+ *
+ * Return: the kernel virtual address of the page frame.
+ */
+#define kmap_atomic_pfn_typed(pfn, type)				\
+({									\
+	__kmap_atomic_check_type(type);					\
+	__kmap_atomic_pfn_typed(pfn, type);				\
+})
+
+/**
  * kunmap_atomic_typed - undo kmap_atomic(page, type)
  * @addr: any address inside the page that kmap_atomic() mapped
  * @type: the slot it was mapped in
@@ -152,12 +201,13 @@ static inline struct page *kmap_atomic_to_page(void *addr)
  * Written kunmap_atomic(addr, type). Enables page faults and preemption
  * again. Passing the page instead of the address does not compile.
  */
-#define kunmap_atomic_typed(addr, type)				\
-do {								\
-	typeof(addr) __kmap_addr = (addr);			\
-								\
-	BUILD_BUG_ON(__same_type(__kmap_addr, struct page *));	\
-	__kunmap_atomic_typed(__kmap_addr, type);		\
+#define kunmap_atomic_typed(addr, type)					\
+do {									\
+	typeof(addr) __kmap_addr = (addr);				\
+									\
+	BUILD_BUG_ON(__same_type(__kmap_addr, struct page *));		\
+	__kmap_atomic_check_type(type);					\
+	__kunmap_atomic_typed(__kmap_addr, type);			\
 } while (0)
 
 #endif /* _LINUX_HIGHMEM_TYPED_H */
