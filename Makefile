@@ -86,8 +86,9 @@ run: kernel initramfs run-prep
 
 # make test        build the debug flavor, boot it, run KUnit and the
 #                  userspace checks, print failures and "N passed, N failed"
-# The sample driver is loaded in every test boot: it proves a module can
-# use the whole typed API (checks/04-sample-driver.sh reads its verdict).
+# The sample modules are loaded in every test boot: the driver proves a
+# module can use the whole typed API (checks/04-sample-driver.sh), the
+# misuse module lets checks/05-debug-misuse.sh commit each misuse.
 SAMPLE := samples/kmap_atomic
 test: FLAVOR := debug
 test: kernel initramfs
@@ -95,7 +96,8 @@ test: kernel initramfs
 	@+$(KMAKE) -s M=$(TOP)/$(SAMPLE) modules
 	@scripts/qemu-run.sh --flavor debug --mode test --smp $(SMP) --mem $(MEM) \
 		--timeout $(TIMEOUT) --kunit '$(KUNIT_FILTER)' \
-		--modules '$(TOP)/$(SAMPLE)/kmap_atomic_demo.ko' $(B) || true
+		--modules '$(addprefix $(TOP)/$(SAMPLE)/,kmap_atomic_demo.ko kmap_atomic_misuse.ko)' \
+		$(B) || true
 	@scripts/ktap-summary.py $(B)/logs/test-latest.log
 
 # make modules M=dir   build the out-of-tree module in dir against the debug kernel

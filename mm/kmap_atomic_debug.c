@@ -293,7 +293,7 @@ out:
 EXPORT_SYMBOL(__kunmap_atomic_debug);
 
 static const char * const context_ends[] = {
-	[TASK] = "returns to user space", [SOFTIRQ] = "softirq handler returns",
+	[TASK] = "system call returns to user space", [SOFTIRQ] = "softirq handler returns",
 	[HARDIRQ] = "hard interrupt returns", [NMI] = "NMI returns",
 };
 

@@ -143,9 +143,12 @@ static void run_in_hardirq(void (*fn)(void *arg), void *arg)
 	init_irq_work(&r.work, in_irq_fn);
 	preempt_disable();
 	irq_work_queue(&r.work);
+	/*
+	 * Once this CPU sees done, the interrupt has returned, irq_work's own
+	 * bookkeeping included: no irq_work_sync(), which may sleep.
+	 */
 	while (!READ_ONCE(r.done))
 		cpu_relax();
-	irq_work_sync(&r.work);
 	preempt_enable();
 }
 

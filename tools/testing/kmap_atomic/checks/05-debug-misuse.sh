@@ -1,0 +1,48 @@
+# Each misuse in samples/kmap_atomic/kmap_atomic_misuse.c, committed from
+# user space: CONFIG_DEBUG_KMAP_ATOMIC reports it (its counter rises and a
+# report names the offending function), the kernel carries on, and the
+# legitimate mapping keeps its data (the write succeeds).
+m=/sys/kernel/debug/kmap_atomic_misuse
+r=/sys/kernel/debug/kmap_atomic/reports
+[ -d $m ] || { echo "kmap_atomic_misuse.ko is not loaded"; exit 4; }
+[ -r $r ] || { echo "no $r: is CONFIG_DEBUG_KMAP_ATOMIC on?"; exit 1; }
+
+# Each kind of report prints at most 10 per 5 s; the KUnit suites at boot
+# used that up, so let the window pass before looking for names.
+sleep 5
+
+count() { sed -n "s/^$1 //p" $r; }
+failed=0
+# misuse file, report counter that must rise, function the report names
+while read -r file kind who; do
+	before=$(count "$kind")
+	echo "KMAP-EXPECT-BEGIN misuse $file" >/dev/kmsg
+	if ! echo 1 >$m/$file; then
+		echo "$file: the write failed: a legitimate mapping lost its data"
+		failed=1
+	fi
+	echo "KMAP-EXPECT-END misuse $file" >/dev/kmsg
+	after=$(count "$kind")
+	if [ -n "$kind" ] && [ "$after" -le "$before" ]; then
+		echo "$file: no $kind report (count $before -> $after)"
+		failed=1
+	fi
+	if [ -n "$who" ] && ! dmesg | grep -q "kmap_atomic: .*$who+"; then
+		echo "$file: no report names $who"
+		failed=1
+	fi
+	[ $failed = 0 ] && echo "$file: $kind $before -> $after, names $who"
+done <<'LIST'
+collision collision misuse_collision
+wrong_context wrong_context misuse_wrong_context
+wrong_unmap unmap_wrong_address misuse_wrong_unmap
+double_unmap unmap_not_held misuse_double_unmap
+other_context unmap_other_context misuse_unmap_in_irq
+invalid_type invalid_type misuse_invalid_type
+leak_to_user leak misuse_leak_to_user
+leak_irq leak misuse_leak_in_irq
+leak_softirq leak misuse_leak_in_tasklet
+LIST
+# The stale pointer faults (the module checks it) and reports nothing.
+echo 1 >$m/use_after_unmap || { echo "use_after_unmap: a stale pointer still reads"; failed=1; }
+exit $failed
