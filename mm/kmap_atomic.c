@@ -81,7 +81,8 @@ static pte_t *kmap_atomic_slot_pte(unsigned int idx, unsigned long vaddr)
 }
 
 /* Map @pfn in slot @idx of this CPU; preemption is off. */
-unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
+static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn,
+					     pgprot_t prot)
 {
 	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
 
@@ -93,6 +94,12 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 	 */
 	flush_tlb_one_kernel(vaddr);
 	return vaddr;
+}
+
+/* For the debug checks, which also map the spare slots. */
+unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
+{
+	return map_idx(idx, pfn, prot);
 }
 
 /* Unmap slot @idx of this CPU for real, so that a stale pointer faults. */
@@ -118,7 +125,7 @@ void kmap_atomic_clear_idx(unsigned int idx)
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
-	return (void *)kmap_atomic_map_idx(type, pfn, prot);
+	return (void *)map_idx(type, pfn, prot);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
 

@@ -118,7 +118,8 @@ static void check_context(enum km_type type, u8 ctx, bool irqs_off, unsigned lon
 		break;
 	}
 	if (!ok)
-		kmap_report(CONTEXT, "%s is for %s, but %pS maps it in %s context with interrupts %s%s",
+		kmap_report(CONTEXT,
+			    "%s is for %s, but %pS maps it in %s context with interrupts %s%s",
 			    kmap_atomic_slot_name(type), context_rules[rule], (void *)ip,
 			    ctx_names[ctx], irqs_off ? "off" : "on",
 			    ctx == TASK && softirq_count() ? " and bottom halves off" : "");
@@ -173,7 +174,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	cpu = smp_processor_id();
 	if ((unsigned int)type >= KM_TYPE_NR) {
 		idx = find_spare(kc);
-		kmap_report(INVALID_TYPE, "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given %s",
+		kmap_report(INVALID_TYPE,
+			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given %s",
 			    (void *)ip, type, KM_TYPE_NR, slot_name(idx));
 	} else {
 		check_context(type, ctx, irqs_off, ip);
@@ -182,7 +184,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 		if (h->ctx != FREE) {
 			kc->collisions[type]++;
 			idx = find_spare(kc);
-			kmap_report(COLLISION, "%s on CPU%u is held by %pS (%s, pfn %#lx); %pS (%s) maps it too and is given %s",
+			kmap_report(COLLISION,
+				    "%s on CPU%u is held by %pS (%s, pfn %#lx); %pS (%s) maps it too and is given %s",
 				    kmap_atomic_slot_name(type), cpu, (void *)h->ip,
 				    ctx_names[h->ctx], h->pfn, (void *)ip, ctx_names[ctx],
 				    slot_name(idx));
@@ -190,7 +193,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	}
 	if (idx == NO_SLOT) {
 		/* Never overwrite a holder: fall back to kmap_local's slots. */
-		kmap_report(NO_SPARE, "CPU%u has no spare slot left for %pS: mapped with kmap_local instead",
+		kmap_report(NO_SPARE,
+			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead",
 			    cpu, (void *)ip);
 		local_irq_restore(flags);
 		return __kmap_local_pfn_prot(pfn, prot);
@@ -201,7 +205,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	if (h->pte)
 		addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
 	else
-		addr = page_address(page);
+		addr = lowmem_page_address(page);
 	h->ip = ip;
 	h->task = current;
 	h->pfn = pfn;
@@ -257,7 +261,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		}
 	}
 	if ((unsigned int)type >= KM_TYPE_NR) {
-		kmap_report(INVALID_TYPE, "%pS unmaps %px from slot %d, which does not exist: nothing changed",
+		kmap_report(INVALID_TYPE,
+			    "%pS unmaps %p from slot %d, which does not exist: nothing changed",
 			    (void *)ip, addr, type);
 		goto out;
 	}
@@ -265,21 +270,26 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	h = &kc->slot[type];
 	for (i = 0; h->ctx == FREE && i < KM_TYPE_NR; i++) {
 		if (held_by_current(&kc->slot[i], ctx) && kc->slot[i].addr == base) {
-			kmap_report(WRONG_ADDRESS, "%pS unmaps %px from %s, but it is mapped in %s (the wrong type?): nothing changed",
+			kmap_report(WRONG_ADDRESS,
+				    "%pS unmaps %p from %s, but it is mapped in %s (the wrong type?): nothing changed",
 				    (void *)ip, addr, kmap_atomic_slot_name(type),
 				    kmap_atomic_slot_name(i));
 			goto out;
 		}
 	}
 	if (h->ctx == FREE)
-		kmap_report(NOT_HELD, "%pS unmaps %px from %s, which CPU%u does not hold (unmapped twice?): nothing changed",
+		kmap_report(NOT_HELD,
+			    "%pS unmaps %p from %s, which CPU%u does not hold (unmapped twice?): nothing changed",
 			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu);
 	else if (h->addr != base)
-		kmap_report(WRONG_ADDRESS, "%pS unmaps %px from %s, but CPU%u's %s maps %#lx for %pS (%s): nothing changed",
+		kmap_report(WRONG_ADDRESS,
+			    "%pS unmaps %p from %s, but CPU%u's %s maps %p for %pS (%s): nothing changed",
 			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu,
-			    kmap_atomic_slot_name(type), h->addr, (void *)h->ip, ctx_names[h->ctx]);
+			    kmap_atomic_slot_name(type), (void *)h->addr, (void *)h->ip,
+			    ctx_names[h->ctx]);
 	else if (!held_by_current(h, ctx))
-		kmap_report(OTHER_CONTEXT, "%pS unmaps %s in %s context, but %pS mapped it in %s context: nothing changed",
+		kmap_report(OTHER_CONTEXT,
+			    "%pS unmaps %s in %s context, but %pS mapped it in %s context: nothing changed",
 			    (void *)ip, kmap_atomic_slot_name(type), ctx_names[ctx],
 			    (void *)h->ip, ctx_names[h->ctx]);
 	else
@@ -318,7 +328,8 @@ void kmap_atomic_check_leaks(void)
 		h = &kc->slot[i];
 		if (!held_by_current(h, ctx))
 			continue;
-		kmap_report(LEAK, "%s on CPU%u, mapped by %pS, is still held as its %s: reclaimed",
+		kmap_report(LEAK,
+			    "%s on CPU%u, mapped by %pS, is still held as its %s: reclaimed",
 			    slot_name(i), smp_processor_id(), (void *)h->ip, context_ends[ctx]);
 		release(kc, i);
 		pagefault_enable();

@@ -594,7 +594,8 @@ static void leak_check(struct kunit *test, bool hardirq, enum km_type type, cons
 	KUNIT_ASSERT_EQ(test, smp_call_on_cpu(raw_smp_processor_id(), leak_on_cpu, &r, false), 0);
 	expect_end(test);
 	check_reports(test, KMAP_REPORT_LEAK, 1);
-	KUNIT_EXPECT_EQ_MSG(test, r.preempt_after, 0, "the leak's preemption count was not restored");
+	KUNIT_EXPECT_EQ_MSG(test, r.preempt_after, 0,
+			    "the leak's preemption count was not restored");
 	KUNIT_EXPECT_TRUE_MSG(test, r.pte_cleared, "the reclaimed slot still maps the page");
 	KUNIT_EXPECT_EQ_MSG(test, r.collisions, 0UL, "the reclaimed slot is still held");
 }

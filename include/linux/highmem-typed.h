@@ -42,7 +42,7 @@ enum km_context {
 #define __kmap_atomic_check_type(type)					\
 	BUILD_BUG_ON_MSG(__builtin_constant_p(type) &&			\
 			 (unsigned int)(type) >= KM_TYPE_NR,		\
-			 "kmap_atomic: no such slot, the type must be an enum km_type below KM_TYPE_NR")
+			 "kmap_atomic: no such slot, use an enum km_type")
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
@@ -77,8 +77,9 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 	pagefault_disable();
 	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
 		return __kmap_atomic_debug(page, page_to_pfn(page), type, prot);
+	/* page_address() would test PageHighMem() again, out of line. */
 	if (!PageHighMem(page))
-		return page_address(page);
+		return lowmem_page_address(page);
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
 }
 
