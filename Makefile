@@ -94,11 +94,13 @@ test: FLAVOR := debug
 test: kernel initramfs
 	@echo "  MODULES $(SAMPLE)"
 	@+$(KMAKE) -s M=$(TOP)/$(SAMPLE) modules
+	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
+		$(B)/build-checks $(B)/logs/build-checks.ktap
 	@scripts/qemu-run.sh --flavor debug --mode test --smp $(SMP) --mem $(MEM) \
 		--timeout $(TIMEOUT) --kunit '$(KUNIT_FILTER)' \
 		--modules '$(addprefix $(TOP)/$(SAMPLE)/,kmap_atomic_demo.ko kmap_atomic_misuse.ko)' \
 		$(B) || true
-	@scripts/ktap-summary.py $(B)/logs/test-latest.log
+	@scripts/ktap-summary.py $(B)/logs/test-latest.log $(B)/logs/build-checks.ktap
 
 # make modules M=dir   build the out-of-tree module in dir against the debug kernel
 modules: FLAVOR := debug

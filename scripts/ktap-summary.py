@@ -10,7 +10,9 @@ expects. Prints each failure with its log excerpt, then a last line
 A test that provokes a report on purpose brackets it with the lines
 "KMAP-EXPECT-BEGIN <what>" and "KMAP-EXPECT-END <what>" on the console.
 
-Usage: ktap-summary.py LOG
+Further KTAP files (results of checks run on the host) are counted too.
+
+Usage: ktap-summary.py BOOT_LOG [HOST_KTAP ...]
 """
 import os
 import re
@@ -141,31 +143,46 @@ class Summary:
                       len(self.lines) - EXCERPT_LINES, len(self.lines))
 
 
-def main():
-    if len(sys.argv) != 2:
-        sys.exit('usage: ktap-summary.py LOG')
-    path = sys.argv[1]
+def read(path, what):
     try:
         with open(path, errors='replace') as f:
-            lines = [line.rstrip('\r\n').replace('\r', '') for line in f]
+            return [line.rstrip('\r\n').replace('\r', '') for line in f]
     except OSError as e:
-        print(f'ktap-summary: cannot read the boot log {path}: {e.strerror}')
-        print('0 passed, 1 failed')
-        return 1
-    s = Summary(lines)
-    s.parse()
-    s.reports()
-    s.harness_exit()
-    if s.passed + s.failed == 0:
-        s.fail('no test ran: the log has no KTAP results', 0, 0)
-    for title, excerpt in s.failures:
-        print(f'FAIL {title}')
-        for line in excerpt:
-            print(f'  | {line}')
+        print(f'ktap-summary: cannot read the {what} {path}: {e.strerror}')
+        return None
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit('usage: ktap-summary.py BOOT_LOG [HOST_KTAP ...]')
+    path = sys.argv[1]
+    summaries = []
+    for i, p in enumerate(sys.argv[1:]):
+        lines = read(p, 'boot log' if i == 0 else 'KTAP file')
+        if lines is None:
+            print('0 passed, 1 failed')
+            return 1
+        s = Summary(lines)
+        s.parse()
+        if i == 0:
+            # Kernel reports and the exit status belong to the boot.
+            s.reports()
+            s.harness_exit()
+        if s.passed + s.failed == 0:
+            s.fail(f'no test ran: {p} has no KTAP results', 0, 0)
+        summaries.append(s)
+    for s in summaries:
+        for title, excerpt in s.failures:
+            print(f'FAIL {title}')
+            for line in excerpt:
+                print(f'  | {line}')
+    passed = sum(s.passed for s in summaries)
+    failed = sum(s.failed for s in summaries)
+    skipped = sum(s.skipped for s in summaries)
     print(f'log: {os.path.relpath(os.path.realpath(path))}')
-    tail = f', {s.skipped} skipped' if s.skipped else ''
-    print(f'{s.passed} passed, {s.failed} failed{tail}')
-    return 1 if s.failed else 0
+    tail = f', {skipped} skipped' if skipped else ''
+    print(f'{passed} passed, {failed} failed{tail}')
+    return 1 if failed else 0
 
 
 if __name__ == '__main__':
