@@ -15,6 +15,7 @@
 #include <linux/kmap_atomic_debug.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
@@ -343,80 +344,55 @@ static void context_rules(struct kunit *test)
  * Unmaps that do not match what is held change nothing: the mapping stays
  * valid and the counts stay where the map put them, until the right unmap.
  */
-struct bad_unmap {
-	int held_after_bad;
-	bool valid_after_bad;
-	int after_good;
+enum bad_unmap { FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE };
+
+static const char * const bad_unmap_names[] = {
+	[FOREIGN_POINTER] = "kunmap_atomic() given a foreign pointer (the bio, say)",
+	[OTHER_SLOT_ADDRESS] = "kunmap_atomic() given another slot's address",
+	[WRONG_TYPE] = "kunmap_atomic() with the wrong type",
 };
 
-static void bad_unmap_check(struct kunit *test, struct bad_unmap *b)
+static const enum bad_unmap bad_unmaps[] = { FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE };
+
+static void bad_unmap_desc(const enum bad_unmap *b, char *desc)
 {
-	KUNIT_EXPECT_EQ_MSG(test, b->held_after_bad, 1,
-			    "the bad unmap changed the preemption count");
-	KUNIT_EXPECT_TRUE_MSG(test, b->valid_after_bad, "the bad unmap took the mapping");
-	KUNIT_EXPECT_EQ(test, b->after_good, 0);
-	KUNIT_EXPECT_TRUE(test, preemptible());
-	KUNIT_EXPECT_FALSE(test, pagefault_disabled());
+	strscpy(desc, bad_unmap_names[*b], KUNIT_PARAM_DESC_SIZE);
 }
 
-static void unmap_foreign_pointer(struct kunit *test)
+KUNIT_ARRAY_PARAM(bad_unmap, bad_unmaps, bad_unmap_desc);
+
+static void unmap_mismatch(struct kunit *test)
 {
+	enum bad_unmap how = *(const enum bad_unmap *)test->param_value;
+	void *bio = kunit_kzalloc(test, 64, GFP_KERNEL);
 	struct debug_test *t = test->priv;
 	int before = preempt_count();
-	struct bad_unmap b;
-	void *bio = kunit_kzalloc(test, 64, GFP_KERNEL);
+	int held_after_bad, after_good;
+	bool valid_after_bad;
 	u32 *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, bio);
 	p = kmap_atomic(t->page[0], KM_USER0);
-	expect_begin(test, "kunmap_atomic() given a foreign pointer");
-	kunmap_atomic(bio, KM_USER0);
+	expect_begin(test, bad_unmap_names[how]);
+	if (how == FOREIGN_POINTER)
+		kunmap_atomic(bio, KM_USER0);
+	else if (how == OTHER_SLOT_ADDRESS)
+		/* Fixmap addresses go down as the index goes up: KM_USER0 - 1. */
+		kunmap_atomic((char *)p + PAGE_SIZE, KM_USER0);
+	else
+		kunmap_atomic(p, KM_USER1);
 	expect_end(test);
-	b.held_after_bad = preempt_count() - before;
-	b.valid_after_bad = holds(p, seed_of(t, 0));
+	held_after_bad = preempt_count() - before;
+	valid_after_bad = holds(p, seed_of(t, 0));
 	kunmap_atomic(p, KM_USER0);
-	b.after_good = preempt_count() - before;
-		check_reports(test, KMAP_REPORT_WRONG_ADDRESS, 1);
-	bad_unmap_check(test, &b);
-}
+	after_good = preempt_count() - before;
 
-static void unmap_stale_slot_address(struct kunit *test)
-{
-	struct debug_test *t = test->priv;
-	int before = preempt_count();
-	struct bad_unmap b;
-	u32 *p;
-
-	p = kmap_atomic(t->page[0], KM_USER0);
-	expect_begin(test, "kunmap_atomic() given another slot's address");
-	/* Fixmap addresses go down as the index goes up: KM_USER0 - 1. */
-	kunmap_atomic((char *)p + PAGE_SIZE, KM_USER0);
-	expect_end(test);
-	b.held_after_bad = preempt_count() - before;
-	b.valid_after_bad = holds(p, seed_of(t, 0));
-	kunmap_atomic(p, KM_USER0);
-	b.after_good = preempt_count() - before;
-		check_reports(test, KMAP_REPORT_WRONG_ADDRESS, 1);
-	bad_unmap_check(test, &b);
-}
-
-static void unmap_wrong_type(struct kunit *test)
-{
-	struct debug_test *t = test->priv;
-	int before = preempt_count();
-	struct bad_unmap b;
-	u32 *p;
-
-	p = kmap_atomic(t->page[0], KM_USER0);
-	expect_begin(test, "kunmap_atomic() with the wrong type");
-	kunmap_atomic(p, KM_USER1);
-	expect_end(test);
-	b.held_after_bad = preempt_count() - before;
-	b.valid_after_bad = holds(p, seed_of(t, 0));
-	kunmap_atomic(p, KM_USER0);
-	b.after_good = preempt_count() - before;
-		check_reports(test, KMAP_REPORT_WRONG_ADDRESS, 1);
-	bad_unmap_check(test, &b);
+	check_reports(test, KMAP_REPORT_WRONG_ADDRESS, 1);
+	KUNIT_EXPECT_EQ_MSG(test, held_after_bad, 1, "the bad unmap changed the preemption count");
+	KUNIT_EXPECT_TRUE_MSG(test, valid_after_bad, "the bad unmap took the mapping");
+	KUNIT_EXPECT_EQ(test, after_good, 0);
+	KUNIT_EXPECT_TRUE(test, preemptible());
+	KUNIT_EXPECT_FALSE(test, pagefault_disabled());
 }
 
 static void unmap_twice(struct kunit *test)
@@ -647,9 +623,7 @@ static struct kunit_case kmap_atomic_debug_cases[] = {
 	KUNIT_CASE(collision_same_context),
 	KUNIT_CASE(collision_from_hardirq),
 	KUNIT_CASE_PARAM(context_rules, context_gen_params),
-	KUNIT_CASE(unmap_foreign_pointer),
-	KUNIT_CASE(unmap_stale_slot_address),
-	KUNIT_CASE(unmap_wrong_type),
+	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(unmap_twice),
 	KUNIT_CASE(unmap_in_other_context),
 	KUNIT_CASE(invalid_type_at_run_time),

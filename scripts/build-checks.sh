@@ -5,10 +5,12 @@
 # Writes the results as a KTAP document, for ktap-summary.py.
 # Usage: scripts/build-checks.sh TREE KERNEL_OUT CHECKS_DIR WORK_DIR KTAP_FILE
 set -uo pipefail
+# Not -e: a module that fails to compile is a result here, not an error.
 tree=$1 out=$2 checks=$3 work=$4 ktap=$5
 
 files=("$checks"/*.c)
 rm -rf "$work"
+mkdir -p "$(dirname "$ktap")"
 mkdir -p "$work"
 {
 	echo "KTAP version 1"
