@@ -16,7 +16,9 @@
 #include <linux/kmap_atomic_debug.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
+#include <linux/pfn.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 
 #include "kmap_atomic.h"
 
@@ -41,6 +43,8 @@ struct holder {
 struct kmap_cpu {
 	struct holder slot[KM_SLOTS_PER_CPU];	/* the spares follow KM_TYPE_NR */
 	unsigned long maps[KM_TYPE_NR];
+	unsigned long high[KM_TYPE_NR];		/* maps of highmem pages */
+	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
 	unsigned long collisions[KM_TYPE_NR];
 };
 
@@ -180,6 +184,10 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	} else {
 		check_context(type, ctx, irqs_off, ip);
 		kc->maps[type]++;
+		if (!page || PageHighMem(page))
+			kc->high[type]++;
+		if (PFN_PHYS(pfn) >= SZ_4G)
+			kc->above_4g[type]++;
 		h = &kc->slot[type];
 		if (h->ctx != FREE) {
 			kc->collisions[type]++;
@@ -338,12 +346,15 @@ void kmap_atomic_check_leaks(void)
 	local_irq_restore(flags);
 }
 
-/* /sys/kernel/debug/kmap_atomic/slots: per CPU and slot, use and holder. */
+/*
+ * /sys/kernel/debug/kmap_atomic/slots: per CPU and slot, the maps (of them
+ * highmem and above 4 GiB), the collisions, and the holder now.
+ */
 static int slots_show(struct seq_file *m, void *v)
 {
 	unsigned int cpu, i;
 
-	seq_puts(m, "cpu slot                    maps collisions holder\n");
+	seq_puts(m, "cpu slot                    maps     high  above4G collisions holder\n");
 	for_each_online_cpu(cpu) {
 		struct kmap_cpu *kc = per_cpu_ptr(&kmap_cpu, cpu);
 
@@ -352,12 +363,12 @@ static int slots_show(struct seq_file *m, void *v)
 			struct holder h = kc->slot[i];
 
 			if (i < KM_TYPE_NR)
-				seq_printf(m, "%3u %-20s %8lu %10lu ", cpu,
-					   kmap_atomic_slot_name(i), kc->maps[i],
-					   kc->collisions[i]);
+				seq_printf(m, "%3u %-20s %8lu %8lu %8lu %10lu ", cpu,
+					   kmap_atomic_slot_name(i), kc->maps[i], kc->high[i],
+					   kc->above_4g[i], kc->collisions[i]);
 			else
-				seq_printf(m, "%3u spare%-15u %8s %10s ", cpu,
-					   i - KM_TYPE_NR, "-", "-");
+				seq_printf(m, "%3u spare%-15u %8s %8s %8s %10s ", cpu,
+					   i - KM_TYPE_NR, "-", "-", "-", "-");
 			if (h.ctx == FREE)
 				seq_puts(m, "-\n");
 			else

@@ -14,28 +14,10 @@
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
-#include <linux/pfn.h>
-#include <linux/sizes.h>
 #include <linux/smp.h>
 #include <linux/timer.h>
 
-enum page_kind { LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G, PAGE_KIND_NR };
-
-static const char * const page_kind_names[PAGE_KIND_NR] = {
-	[LOWMEM] = "lowmem",
-	[HIGHMEM_BELOW_4G] = "highmem",
-	[HIGHMEM_ABOVE_4G] = "above-4G",
-};
-
-/* One physically contiguous chunk of each kind, found by suite init. */
-#define CHUNK_ORDER	4
-#define CHUNK_PAGES	BIT(CHUNK_ORDER)
-static struct page *chunks[PAGE_KIND_NR];
-
-static struct page *test_page(enum page_kind kind, unsigned int n)
-{
-	return chunks[kind] + n % CHUNK_PAGES;
-}
+#include "kmap_atomic_kunit_pages.h"
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
 
@@ -60,60 +42,6 @@ static bool holds(const u32 *p, u32 seed)
 		if (p[i] != pattern(seed, i))
 			return false;
 	return true;
-}
-
-static enum page_kind kind_of(struct page *page)
-{
-	if (!PageHighMem(page))
-		return LOWMEM;
-	return PFN_PHYS(page_to_pfn(page)) >= SZ_4G ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G;
-}
-
-/*
- * Highmem comes from the buddy allocator in no particular physical order:
- * allocate until a chunk of each kind turns up, then give the rest back.
- */
-static int kmap_atomic_suite_init(struct kunit_suite *suite)
-{
-	struct page *page, *next;
-	unsigned int tries;
-	LIST_HEAD(spare);
-
-	chunks[LOWMEM] = alloc_pages(GFP_KERNEL, CHUNK_ORDER);
-	for (tries = 0; tries < 65536; tries++) {
-		if (chunks[HIGHMEM_BELOW_4G] && chunks[HIGHMEM_ABOVE_4G])
-			break;
-		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN, CHUNK_ORDER);
-		if (!page)
-			break;
-		if (PageHighMem(page) && !chunks[kind_of(page)])
-			chunks[kind_of(page)] = page;
-		else
-			list_add(&page->lru, &spare);
-	}
-	list_for_each_entry_safe(page, next, &spare, lru) {
-		list_del(&page->lru);
-		__free_pages(page, CHUNK_ORDER);
-	}
-	return 0;
-}
-
-static void kmap_atomic_suite_exit(struct kunit_suite *suite)
-{
-	enum page_kind kind;
-
-	for (kind = 0; kind < PAGE_KIND_NR; kind++) {
-		if (chunks[kind])
-			__free_pages(chunks[kind], CHUNK_ORDER);
-		chunks[kind] = NULL;
-	}
-}
-
-static void need_kind(struct kunit *test, enum page_kind kind)
-{
-	if (!chunks[kind])
-		kunit_skip(test, "no %s page in this machine (MEM=6G gives all three kinds)",
-			   page_kind_names[kind]);
 }
 
 /* What one map .. unmap saw; filled in atomic context, checked later. */
@@ -913,8 +841,8 @@ static struct kunit_case kmap_atomic_cases[] = {
 
 static struct kunit_suite kmap_atomic_suite = {
 	.name = "kmap_atomic",
-	.suite_init = kmap_atomic_suite_init,
-	.suite_exit = kmap_atomic_suite_exit,
+	.suite_init = test_chunks_get,
+	.suite_exit = test_chunks_put,
 	.test_cases = kmap_atomic_cases,
 };
 

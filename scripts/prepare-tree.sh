@@ -44,10 +44,18 @@ unpack() {
 # (quilt keeps the name "patches" in .pc/, so the tree's link is swung.)
 pop_all() {
 	[[ -n $(q applied 2>/dev/null) ]] || return 0
-	local out rc=0
-	[[ -d $applied_copy ]] && ln -sfn "$applied_copy" "$tree/patches"
+	local out rc=0 popping=$state/popping applied
+	# The repository's patches, with the pushed versions over them, and a
+	# series that is what is applied (quilt wants each patch listed).
+	applied=$(q applied)
+	rm -rf "$popping"
+	cp -rL "$repo/patches" "$popping"
+	[[ -d $applied_copy ]] && cp -r "$applied_copy/." "$popping/"
+	echo "$applied" >"$popping/series"
+	ln -sfn "$popping" "$tree/patches"
 	out=$(q pop -a -q 2>&1) || rc=$?
 	ln -sfn "$repo/patches" "$tree/patches"
+	rm -rf "$popping"
 	if ((rc)); then
 		echo "$out" >&2
 		die "the patched files in $tree have edits that are not in patches/ (quilt's words above): keep them with 'scripts/quilt.sh refresh <patch>' (or make refresh for the top one), or drop them with 'scripts/quilt.sh pop -af'"

@@ -64,7 +64,9 @@ cat "$build/initramfs.cpio.gz" "$run/boot.cpio.gz" >"$run/initrd.gz"
 if [[ -z $kunit && $mode != test ]]; then
 	kunit=no-suite
 fi
-cmdline="console=ttyS0 panic=-1 rdinit=/init ${kunit:+kunit.filter_glob=$kunit} $append"
+# Two 256 MiB RAM disks, whatever the config's defaults.
+cmdline="console=ttyS0 panic=-1 rdinit=/init brd.rd_nr=2 brd.rd_size=262144"
+cmdline+=" ${kunit:+kunit.filter_glob=$kunit} $append"
 # TCG's "max" CPU says AuthenticAMD family 6, which the kernel takes for an
 # Athlon without SMP support and warns about; the Intel vendor string avoids it.
 cpu=max,vendor=GenuineIntel

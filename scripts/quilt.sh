@@ -8,4 +8,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$repo/build
 . "$repo/scripts/tree-common.sh"
 find_tree || { echo "quilt.sh: no kernel tree under $src_root: run 'make tree' first" >&2; exit 1; }
-q "$@"
+rc=0
+q "$@" || rc=$?
+sync_applied_copy
+exit $rc

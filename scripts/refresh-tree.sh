@@ -36,10 +36,7 @@ if [[ -n $top ]] && [[ -n $(q diff -z 2>/dev/null) ]]; then
 	echo "  REFRESH $top"
 	q refresh >/dev/null
 	# What is applied now is what patches/ holds: no pop/push next build.
-	if [[ -z $(q unapplied 2>/dev/null) ]]; then
-		rm -rf "$applied_copy"
-		cp -rL "$repo/patches" "$applied_copy"
-		series_hash >"$applied_stamp"
-	fi
+	sync_applied_copy
+	[[ -z $(q unapplied 2>/dev/null) ]] && series_hash >"$applied_stamp"
 fi
 ((${#back[@]})) || [[ -n ${top:-} ]] || echo "refresh: nothing was edited in $tree"

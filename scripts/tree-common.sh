@@ -42,3 +42,14 @@ q() {
 		QUILT_REFRESH_ARGS='-p ab --no-timestamps --no-index' QUILT_DIFF_OPTS=-p \
 		quilt --quiltrc=- "$@")
 }
+
+# After quilt changed what is applied (push, refresh, ...), the applied
+# patches are the repository's: remember them as pushed.
+sync_applied_copy() {
+	local p
+	mkdir -p "$applied_copy"
+	while read -r p; do
+		[[ -f $repo/patches/$p ]] && cp "$repo/patches/$p" "$applied_copy/$p"
+	done < <(q applied 2>/dev/null)
+	return 0
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the bio kmap helpers of <linux/bio-kmap.h>: bios of
+ * several segments with offsets and lengths of all sorts, over lowmem,
+ * highmem and above-4 GiB pages, mapped by bvec, by bi_io_vec index and by
+ * bi_iter, in task context and in a real hard interrupt.
+ */
+#include <kunit/test.h>
+#include <linux/bio.h>
+#include <linux/irq_work.h>
+
+#include "kmap_atomic_kunit_pages.h"
+
+/* The byte at @off of page @n of a chunk of @kind. */
+static u8 byte_at(enum page_kind kind, unsigned int n, unsigned int off)
+{
+	return (kind * 131 + n * 31 + off * 7 + (off >> 8)) & 0xff;
+}
+
+static int bio_kmap_suite_init(struct kunit_suite *suite)
+{
+	enum page_kind kind;
+	unsigned int n, off;
+
+	test_chunks_get(suite);
+	for (kind = 0; kind < PAGE_KIND_NR; kind++) {
+		for (n = 0; chunks[kind] && n < CHUNK_PAGES; n++) {
+			u8 *p = kmap_local_page(test_page(kind, n));
+
+			for (off = 0; off < PAGE_SIZE; off++)
+				p[off] = byte_at(kind, n, off);
+			kunmap_local(p);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The segments: whole pages, pieces at odd offsets, a bvec whose bv_offset
+ * lies in its second page, and one that runs across a page boundary, which
+ * bio_iter_iovec() hands out as two single-page segments.
+ */
+static const struct { unsigned int page, offset, len; } segments[] = {
+	{ 0, 0, PAGE_SIZE },
+	{ 2, 512, 1024 },
+	{ 3, 100, 3000 },
+	{ 4, PAGE_SIZE - 96, 96 },
+	{ 5, PAGE_SIZE + 200, 100 },
+	{ 8, 3000, 2000 },
+};
+
+#define NR_SEGS ARRAY_SIZE(segments)
+
+/* A bio over the segments of @kind; @mixed takes each from another kind. */
+struct test_bio {
+	struct bio bio;
+	struct bio_vec vecs[NR_SEGS];
+	enum page_kind kinds[NR_SEGS];
+};
+
+static struct test_bio *make_bio(struct kunit *test, enum page_kind kind, bool mixed)
+{
+	struct test_bio *tb = kunit_kzalloc(test, sizeof(*tb), GFP_KERNEL);
+	unsigned int i, size = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	bio_init(&tb->bio, NULL, tb->vecs, NR_SEGS, REQ_OP_WRITE);
+	for (i = 0; i < NR_SEGS; i++) {
+		tb->kinds[i] = mixed ? i % PAGE_KIND_NR : kind;
+		need_kind(test, tb->kinds[i]);
+		tb->vecs[i].bv_page = test_page(tb->kinds[i], segments[i].page);
+		tb->vecs[i].bv_offset = segments[i].offset;
+		tb->vecs[i].bv_len = segments[i].len;
+		size += segments[i].len;
+	}
+	tb->bio.bi_vcnt = NR_SEGS;
+	tb->bio.bi_iter.bi_size = size;
+	return tb;
+}
+
+/* Does @buf hold @len bytes of page @n of @kind from @off on? */
+static bool bytes_ok(const u8 *buf, enum page_kind kind, unsigned int n,
+		     unsigned int off, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != byte_at(kind, n + (off + i) / PAGE_SIZE, (off + i) % PAGE_SIZE))
+			return false;
+	return true;
+}
+
+struct kind_case {
+	enum page_kind kind;
+	bool mixed;
+};
+
+static const struct kind_case kind_cases[] = {
+	{ LOWMEM }, { HIGHMEM_BELOW_4G }, { HIGHMEM_ABOVE_4G }, { .mixed = true },
+};
+
+static void kind_case_desc(const struct kind_case *c, char *desc)
+{
+	strscpy(desc, c->mixed ? "mixed lowmem, highmem and above-4G" : page_kind_names[c->kind],
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(kinds, kind_cases, kind_case_desc);
+
+/* __bio_kmap_atomic(bio, idx, type): each bvec's first page, offset included. */
+static void map_atomic_by_index(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	bool data[NR_SEGS], page[NR_SEGS];
+	unsigned int i, len, in_page;
+	char *addr;
+
+	for (i = 0; i < NR_SEGS; i++) {
+		struct bio_vec *bv = &tb->vecs[i];
+
+		in_page = offset_in_page(bv->bv_offset);
+		len = min_t(unsigned int, bv->bv_len, PAGE_SIZE - in_page);
+		addr = __bio_kmap_atomic(&tb->bio, i, KM_USER0);
+		data[i] = bytes_ok((u8 *)addr, tb->kinds[i],
+				   segments[i].page + bv->bv_offset / PAGE_SIZE, in_page, len);
+		page[i] = kmap_atomic_to_page(addr) == bv->bv_page + bv->bv_offset / PAGE_SIZE;
+		__bio_kunmap_atomic(addr, KM_USER0);
+	}
+	for (i = 0; i < NR_SEGS; i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, data[i], "bvec %u: wrong data", i);
+		KUNIT_EXPECT_TRUE_MSG(test, page[i], "bvec %u: kmap_atomic_to_page()", i);
+	}
+	KUNIT_EXPECT_TRUE(test, preemptible());
+}
+
+/* What walking a bio with bio_kmap_irq() or bvec_kmap_irq() saw. */
+struct walk {
+	unsigned int segments, bytes, bad_data, irqs_on_during, irqs_wrong_after;
+	bool irqs_before;
+};
+
+static void walk_check(struct kunit *test, const struct walk *w, bool in_irq)
+{
+	/* Seven single-page segments: the page-crossing bvec gives two. */
+	KUNIT_EXPECT_EQ(test, w->segments, NR_SEGS + 1);
+	KUNIT_EXPECT_EQ(test, w->bytes, 4096U + 1024 + 3000 + 96 + 100 + 2000);
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_data, 0U, "segments with the wrong data");
+	KUNIT_EXPECT_EQ_MSG(test, w->irqs_on_during, 0U,
+			    "segments mapped with interrupts on");
+	KUNIT_EXPECT_EQ_MSG(test, w->irqs_wrong_after, 0U,
+			    "unmaps that did not restore the interrupt state");
+	KUNIT_EXPECT_EQ_MSG(test, w->irqs_before, in_irq,
+			    "interrupts off before the walk");
+}
+
+/* Which page of the test chunk, and which offset in it, bi_iter is at. */
+static void where(struct test_bio *tb, struct bvec_iter iter, unsigned int *seg,
+		  unsigned int *page, unsigned int *off)
+{
+	struct bio_vec bv = mp_bvec_iter_bvec(tb->vecs, iter);
+	unsigned int at = bv.bv_offset;
+
+	*seg = iter.bi_idx;
+	*page = segments[*seg].page + at / PAGE_SIZE;
+	*off = at % PAGE_SIZE;
+}
+
+static void walk_with_bio_kmap_irq(struct test_bio *tb, struct walk *w)
+{
+	struct bio *bio = &tb->bio;
+	unsigned int seg, page, off, len;
+	unsigned long flags;
+	char *buf;
+
+	w->irqs_before = irqs_disabled();
+	while (bio->bi_iter.bi_size) {
+		len = bio_iter_len(bio, bio->bi_iter);
+		where(tb, bio->bi_iter, &seg, &page, &off);
+		buf = bio_kmap_irq(bio, &flags);
+		w->irqs_on_during += !irqs_disabled();
+		w->bad_data += !bytes_ok((u8 *)buf, tb->kinds[seg], page, off, len);
+		bio_kunmap_irq(buf, &flags);
+		w->irqs_wrong_after += irqs_disabled() != w->irqs_before;
+		w->segments++;
+		w->bytes += len;
+		bio_advance(bio, len);
+	}
+}
+
+/* bio_kmap_irq() along bi_iter, in task context. */
+static void map_irq_along_iter(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	struct walk w = {};
+
+	walk_with_bio_kmap_irq(tb, &w);
+	walk_check(test, &w, false);
+}
+
+/* bvec_kmap_irq() on each segment bio_for_each_segment() gives. */
+static void map_irq_each_bvec(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	unsigned int seg, page, off;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	struct walk w = { .irqs_before = irqs_disabled() };
+	unsigned long flags;
+	char *buf;
+
+	bio_for_each_segment(bv, &tb->bio, iter) {
+		where(tb, iter, &seg, &page, &off);
+		buf = bvec_kmap_irq(&bv, &flags);
+		w.irqs_on_during += !irqs_disabled();
+		w.bad_data += !bytes_ok((u8 *)buf, tb->kinds[seg], page, off, bv.bv_len);
+		bvec_kunmap_irq(buf, &flags);
+		w.irqs_wrong_after += irqs_disabled() != w.irqs_before;
+		w.segments++;
+		w.bytes += bv.bv_len;
+	}
+	walk_check(test, &w, false);
+}
+
+/* bio_kmap_irq() in a real hard interrupt (irq_work). */
+struct irq_walk {
+	struct irq_work work;
+	struct test_bio *tb;
+	struct walk w;
+	bool in_hardirq, done;
+};
+
+static void irq_walk_fn(struct irq_work *work)
+{
+	struct irq_walk *iw = container_of(work, struct irq_walk, work);
+
+	iw->in_hardirq = in_hardirq();
+	walk_with_bio_kmap_irq(iw->tb, &iw->w);
+	WRITE_ONCE(iw->done, true);
+}
+
+static void map_irq_in_hardirq(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct irq_walk *iw = kunit_kzalloc(test, sizeof(*iw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, iw);
+	iw->tb = make_bio(test, c->kind, c->mixed);
+	init_irq_work(&iw->work, irq_walk_fn);
+	irq_work_queue(&iw->work);
+	irq_work_sync(&iw->work);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(iw->done));
+	KUNIT_EXPECT_TRUE_MSG(test, iw->in_hardirq, "irq_work did not run in a hard interrupt");
+	walk_check(test, &iw->w, true);
+}
+
+static struct kunit_case bio_kmap_cases[] = {
+	KUNIT_CASE_PARAM(map_atomic_by_index, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_irq_along_iter, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_irq_each_bvec, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_irq_in_hardirq, kinds_gen_params),
+	{}
+};
+
+static struct kunit_suite bio_kmap_suite = {
+	.name = "bio_kmap",
+	.suite_init = bio_kmap_suite_init,
+	.suite_exit = test_chunks_put,
+	.test_cases = bio_kmap_cases,
+};
+
+kunit_test_suite(bio_kmap_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the bio kmap helpers on typed atomic kmaps");
+MODULE_LICENSE("GPL");

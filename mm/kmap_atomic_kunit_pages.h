@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * For the KUnit suites of typed atomic kmaps: one physically contiguous
+ * chunk of pages of each kind (lowmem, highmem below 4 GiB, highmem above),
+ * found once per suite. Each suite that includes this has its own.
+ */
+#ifndef _MM_KMAP_ATOMIC_KUNIT_PAGES_H
+#define _MM_KMAP_ATOMIC_KUNIT_PAGES_H
+
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/highmem.h>
+#include <linux/list.h>
+#include <linux/pfn.h>
+#include <linux/sizes.h>
+
+enum page_kind { LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G, PAGE_KIND_NR };
+
+static const char * const page_kind_names[PAGE_KIND_NR] = {
+	[LOWMEM] = "lowmem",
+	[HIGHMEM_BELOW_4G] = "highmem",
+	[HIGHMEM_ABOVE_4G] = "above-4G",
+};
+
+#define CHUNK_ORDER	4
+#define CHUNK_PAGES	BIT(CHUNK_ORDER)
+static struct page *chunks[PAGE_KIND_NR];
+
+static struct page *test_page(enum page_kind kind, unsigned int n)
+{
+	return chunks[kind] + n % CHUNK_PAGES;
+}
+
+static enum page_kind kind_of(struct page *page)
+{
+	if (!PageHighMem(page))
+		return LOWMEM;
+	return PFN_PHYS(page_to_pfn(page)) >= SZ_4G ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G;
+}
+
+/*
+ * Highmem comes from the buddy allocator in no particular physical order:
+ * allocate until a chunk of each kind turns up, then give the rest back.
+ */
+static int test_chunks_get(struct kunit_suite *suite)
+{
+	struct page *page, *next;
+	unsigned int tries;
+	LIST_HEAD(spare);
+
+	chunks[LOWMEM] = alloc_pages(GFP_KERNEL, CHUNK_ORDER);
+	for (tries = 0; tries < 65536; tries++) {
+		if (chunks[HIGHMEM_BELOW_4G] && chunks[HIGHMEM_ABOVE_4G])
+			break;
+		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN, CHUNK_ORDER);
+		if (!page)
+			break;
+		if (PageHighMem(page) && !chunks[kind_of(page)])
+			chunks[kind_of(page)] = page;
+		else
+			list_add(&page->lru, &spare);
+	}
+	list_for_each_entry_safe(page, next, &spare, lru) {
+		list_del(&page->lru);
+		__free_pages(page, CHUNK_ORDER);
+	}
+	return 0;
+}
+
+static void test_chunks_put(struct kunit_suite *suite)
+{
+	enum page_kind kind;
+
+	for (kind = 0; kind < PAGE_KIND_NR; kind++) {
+		if (chunks[kind])
+			__free_pages(chunks[kind], CHUNK_ORDER);
+		chunks[kind] = NULL;
+	}
+}
+
+static void need_kind(struct kunit *test, enum page_kind kind)
+{
+	if (!chunks[kind])
+		kunit_skip(test, "no %s page in this machine (MEM=6G gives all three kinds)",
+			   page_kind_names[kind]);
+}
+
+#endif /* _MM_KMAP_ATOMIC_KUNIT_PAGES_H */
