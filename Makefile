@@ -112,7 +112,7 @@ modules: kernel
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
-	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench initramfs.cpio.gz)
+	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench build-checks initramfs.cpio.gz)
 
 # make distclean   remove all of build/
 distclean:

@@ -3,7 +3,7 @@
 # back with O_DIRECT and buffered on /dev/ram0, an ext2 filesystem on
 # /dev/ram1 written, unmounted, dropped from the caches, remounted and
 # verified; the debugfs counters must show KM_USER0 and KM_USER1 maps grew,
-# KM_USER1 ones of store pages above 4 GiB among them.
+# with MEM above 4 GiB KM_USER1 ones of store pages above 4 GiB among them.
 set -e
 slots=/sys/kernel/debug/kmap_atomic/slots
 MiB=1048576
@@ -54,4 +54,6 @@ rm -f /tmp/random /tmp/parts
 
 n0=$(total KM_USER0 3) n1=$(total KM_USER1 3) n1_4g=$(total KM_USER1 5)
 echo "KM_USER0 maps $u0 -> $n0, KM_USER1 maps $u1 -> $n1 (above 4 GiB: $u1_4g -> $n1_4g)"
-[ "$n0" -gt "$u0" ] && [ "$n1" -gt "$u1" ] && [ "$n1_4g" -gt "$u1_4g" ]
+[ "$n0" -gt "$u0" ] && [ "$n1" -gt "$u1" ]
+# Only with RAM above 4 GiB can brd's store pages be there.
+[ "$MEM_MIB" -le 4096 ] || [ "$n1_4g" -gt "$u1_4g" ]
