@@ -37,7 +37,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test modules clean distclean help
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test bench modules clean distclean help
 
 all: kernel initramfs
 
@@ -101,6 +101,13 @@ test: kernel initramfs
 		--modules '$(addprefix $(TOP)/$(SAMPLE)/,kmap_atomic_demo.ko kmap_atomic_misuse.ko)' \
 		$(B) || true
 	@scripts/ktap-summary.py $(B)/logs/test-latest.log $(B)/logs/build-checks.ktap
+
+# make bench: release and debug boots under instruction counting
+bench:
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release
+	@+$(MAKE) --no-print-directory kernel FLAVOR=debug
+	@+$(MAKE) --no-print-directory initramfs
+	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT)
 
 # make modules M=dir   build the out-of-tree module in dir against the debug kernel
 modules: FLAVOR := debug

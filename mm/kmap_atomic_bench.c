@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cost of a map + touch one word + unmap pair: typed kmap_atomic()
+ * for each slot class, the one-argument kmap_atomic(), kmap_local_page(),
+ * kmap(), a lowmem page, and the floor (one pte write and one single-page
+ * flush on a pte nothing else uses), over 2, 512 and 4096 highmem pages.
+ *
+ * Runs when loaded and prints one line per figure:
+ *   KMAP-BENCH <name> <pages> <cpus> <units per pair> <flushes per pair>
+ * in TSC units; under QEMU's -icount shift=0 that is executed instructions,
+ * the same on every run. Flushes are counted with CONFIG_DEBUG_TLBFLUSH
+ * only, "-" otherwise. make bench boots it and makes the table.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timex.h>
+#include <linux/vmstat.h>
+#include <asm/pgtable_types.h>
+
+#define MAX_PAGES	4096
+#define PAIRS		8192
+
+static struct page **pages;
+static struct page *lowmem_page;
+
+static unsigned long floor_flushes;	/* the floor's own INVLPGs */
+
+static unsigned long flushes(void)
+{
+#ifdef CONFIG_DEBUG_TLBFLUSH
+	return this_cpu_read(vm_event_states.event[NR_TLB_LOCAL_FLUSH_ONE]) +
+	       this_cpu_read(vm_event_states.event[NR_TLB_LOCAL_FLUSH_ALL]) +
+	       this_cpu_read(vm_event_states.event[NR_TLB_REMOTE_FLUSH]) + floor_flushes;
+#else
+	return 0;
+#endif
+}
+
+static __always_inline void touch(void *addr, unsigned int i)
+{
+	WRITE_ONCE(*(u32 *)addr, i);
+}
+
+enum pair { TYPED_TASK, TYPED_SOFTIRQ, TYPED_IRQ, ATOMIC_UNTYPED, LOCAL, KMAP, LOWMEM_TYPED,
+	    RAW_FLOOR, PAIR_NR };
+
+static const char * const pair_names[PAIR_NR] = {
+	[TYPED_TASK] = "typed_KM_USER0",
+	[TYPED_SOFTIRQ] = "typed_KM_SOFTIRQ0",
+	[TYPED_IRQ] = "typed_KM_IRQ0",
+	[ATOMIC_UNTYPED] = "kmap_atomic_untyped",
+	[LOCAL] = "kmap_local_page",
+	[KMAP] = "kmap",
+	[LOWMEM_TYPED] = "typed_KM_USER0_lowmem",
+	[RAW_FLOOR] = "raw_floor",
+};
+
+/*
+ * The floor: the pte of a slot of the last possible CPU, which is never
+ * online here, written and flushed on this CPU, then touched.
+ */
+static pte_t *floor_pte;
+static unsigned long floor_addr;
+
+/* What flush_tlb_one_kernel() comes to without PTI; it is not exported. */
+static __always_inline void invlpg(unsigned long addr)
+{
+	asm volatile("invlpg (%0)" : : "r" (addr) : "memory");
+}
+
+static noinline void run_pairs(enum pair p, unsigned int n, unsigned int count)
+{
+	unsigned int i;
+	void *addr;
+
+	for (i = 0; i < count; i++) {
+		struct page *page = pages[i % n];
+
+		switch (p) {
+		case TYPED_TASK:
+			addr = kmap_atomic(page, KM_USER0);
+			touch(addr, i);
+			kunmap_atomic(addr, KM_USER0);
+			break;
+		case TYPED_SOFTIRQ:
+			addr = kmap_atomic(page, KM_SOFTIRQ0);
+			touch(addr, i);
+			kunmap_atomic(addr, KM_SOFTIRQ0);
+			break;
+		case TYPED_IRQ:
+			addr = kmap_atomic(page, KM_IRQ0);
+			touch(addr, i);
+			kunmap_atomic(addr, KM_IRQ0);
+			break;
+		case ATOMIC_UNTYPED:
+			addr = kmap_atomic(page);
+			touch(addr, i);
+			kunmap_atomic(addr);
+			break;
+		case LOCAL:
+			addr = kmap_local_page(page);
+			touch(addr, i);
+			kunmap_local(addr);
+			break;
+		case KMAP:
+			addr = kmap(page);
+			touch(addr, i);
+			kunmap(page);
+			break;
+		case LOWMEM_TYPED:
+			addr = kmap_atomic(lowmem_page, KM_USER0);
+			touch(addr, i);
+			kunmap_atomic(addr, KM_USER0);
+			break;
+		case RAW_FLOOR:
+			set_pte(floor_pte, mk_pte(page, kmap_prot));
+			invlpg(floor_addr);
+			if (IS_ENABLED(CONFIG_DEBUG_TLBFLUSH))
+				floor_flushes++;
+			touch((void *)floor_addr, i);
+			break;
+		case PAIR_NR:
+			break;
+		}
+	}
+}
+
+/* Each pair in the context its slot is for. */
+static void run_in_context(enum pair p, unsigned int n, unsigned int count)
+{
+	unsigned long flags;
+
+	switch (p) {
+	case TYPED_SOFTIRQ:
+		local_bh_disable();
+		run_pairs(p, n, count);
+		local_bh_enable();
+		break;
+	case TYPED_IRQ:
+	case RAW_FLOOR:
+		local_irq_save(flags);
+		run_pairs(p, n, count);
+		local_irq_restore(flags);
+		break;
+	default:
+		run_pairs(p, n, count);
+		break;
+	}
+}
+
+static void measure(enum pair p, unsigned int n)
+{
+	unsigned long f0, f1;
+	cycles_t t0, t1;
+
+	run_in_context(p, n, n < PAIRS ? n : PAIRS);	/* warm up */
+	f0 = flushes();
+	t0 = get_cycles();
+	run_in_context(p, n, PAIRS);
+	t1 = get_cycles();
+	f1 = flushes();
+	if (IS_ENABLED(CONFIG_DEBUG_TLBFLUSH))
+		pr_info("KMAP-BENCH\t%s\t%u\t%u\t%llu.%02llu\t%lu.%02lu\n", pair_names[p], n,
+			num_online_cpus(), (u64)(t1 - t0) / PAIRS,
+			(u64)(t1 - t0) % PAIRS * 100 / PAIRS, (f1 - f0) / PAIRS,
+			(f1 - f0) % PAIRS * 100 / PAIRS);
+	else
+		pr_info("KMAP-BENCH\t%s\t%u\t%u\t%llu.%02llu\t-\n", pair_names[p], n,
+			num_online_cpus(), (u64)(t1 - t0) / PAIRS,
+			(u64)(t1 - t0) % PAIRS * 100 / PAIRS);
+}
+
+static int __init kmap_atomic_bench_init(void)
+{
+	static const unsigned int sets[] = { 2, 512, MAX_PAGES };
+	unsigned int i, s, level;
+	enum pair p;
+	int ret = -ENOMEM;
+
+	pages = kcalloc(MAX_PAGES, sizeof(*pages), GFP_KERNEL);
+	lowmem_page = alloc_page(GFP_KERNEL);
+	if (!pages || !lowmem_page)
+		goto out;
+	for (i = 0; i < MAX_PAGES; i++) {
+		pages[i] = alloc_page(GFP_HIGHUSER);
+		if (!pages[i])
+			goto out;
+		if (!PageHighMem(pages[i])) {
+			pr_err("page %u is not highmem: boot with more memory (MEM=6G)\n", i);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	floor_addr = kmap_atomic_slot_addr((FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) /
+					   KM_SLOTS_PER_CPU, KM_USER0);
+	floor_pte = lookup_address(floor_addr, &level);
+	if (!floor_pte || level != PG_LEVEL_4K) {
+		pr_err("no pte for the floor's slot at %lx\n", floor_addr);
+		ret = -EINVAL;
+		goto out;
+	}
+
+	for (s = 0; s < ARRAY_SIZE(sets); s++)
+		for (p = 0; p < PAIR_NR; p++)
+			measure(p, sets[s]);
+	set_pte(floor_pte, __pte(0));
+	invlpg(floor_addr);
+	ret = 0;
+out:
+	for (i = 0; pages && i < MAX_PAGES && pages[i]; i++)
+		__free_page(pages[i]);
+	kfree(pages);
+	if (lowmem_page)
+		__free_page(lowmem_page);
+	return ret;
+}
+
+static void __exit kmap_atomic_bench_exit(void)
+{
+}
+
+module_init(kmap_atomic_bench_init);
+module_exit(kmap_atomic_bench_exit);
+MODULE_DESCRIPTION("Benchmark of typed atomic kmaps against kmap_local_page() and kmap()");
+MODULE_LICENSE("GPL");
