@@ -31,6 +31,23 @@ done
 sed -i '1i name\tpages\tcpus\tmode\tunits_per_op\tflushes_per_op' "$out/results.tsv"
 
 awk -F'\t' '{ printf "%-24s %6s %5s %-13s %13s %15s\n", $1, $2, $3, $4, $5, $6 }' "$out/results.tsv"
+# The README's table, made from results.tsv.
+awk -F'\t' '
+	NR == 1 { next }
+	$4 == "icount" { rel[$1, $2] = $5; if (!($1 in seen)) { seen[$1] = 1; names[++n] = $1 } }
+	$4 == "icount-debug" { dbg[$1, $2] = $5; fl[$1, $2] = $6 }
+	END {
+		print "| pair | 2 pages | 512 pages | 4096 pages | debug, 2 pages | flushes/pair (debug) |"
+		print "| --- | ---: | ---: | ---: | ---: | ---: |"
+		for (i = 1; i <= n; i++) {
+			k = names[i]
+			printf "| %s | %s | %s | %s | %s | %s |\n", k, rel[k, 2], rel[k, 512],
+				rel[k, 4096], dbg[k, 2], fl[k, 2]
+		}
+	}
+' "$out/results.tsv" >"$out/results.md"
+echo "  TABLE   ${out#"$PWD"/}/results.md"
+
 awk -F'\t' '
 	$4 == "icount" && $2 == 2 { v[$1] = $5 }
 	END {
