@@ -9,15 +9,22 @@
  *   KMAP-BENCH <name> <pages> <cpus> <units per pair> <flushes per pair>
  * in TSC units; under QEMU's -icount shift=0 that is executed instructions,
  * the same on every run. Flushes are counted with CONFIG_DEBUG_TLBFLUSH
- * only, "-" otherwise. make bench boots it and makes the table.
+ * only, "-" otherwise. Writing N to its debugfs file "scaling" runs pairs
+ * on N CPUs at once, in wall-clock nanoseconds. make bench boots it and
+ * makes the table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/highmem.h>
+#include <linux/kstrtox.h>
+#include <linux/math64.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
 #include <linux/vmstat.h>
+#include <linux/workqueue.h>
 #include <asm/pgtable_types.h>
 
 #define MAX_PAGES	4096
@@ -173,6 +180,123 @@ static void measure(enum pair p, unsigned int n)
 			(u64)(t1 - t0) % PAIRS * 100 / PAIRS);
 }
 
+/*
+ * Scaling: writing N to /sys/kernel/debug/kmap_atomic_bench/scaling runs
+ * the typed KM_USER0 pair and the kmap_local_page() pair on CPUs 0..N-1
+ * at once, each CPU on two pages of its own, and prints the mean wall
+ * clock nanoseconds per pair per CPU (for plain TCG, not -icount).
+ */
+#define SCALING_PAIRS	200000
+
+struct scaling_cpu {
+	struct work_struct work;
+	enum pair pair;
+	struct page *own[2];
+	u64 ns;
+};
+
+static atomic_t scaling_ready;
+static unsigned int scaling_cpus;
+static struct scaling_cpu scaling[NR_CPUS];
+
+static void scaling_work(struct work_struct *work)
+{
+	struct scaling_cpu *sc = container_of(work, struct scaling_cpu, work);
+	unsigned int i;
+	u64 t0;
+	void *addr;
+
+	/* Start together: wait for every CPU's worker to arrive. */
+	atomic_inc(&scaling_ready);
+	while (atomic_read(&scaling_ready) < scaling_cpus)
+		cpu_relax();
+	t0 = ktime_get_ns();
+	for (i = 0; i < SCALING_PAIRS; i++) {
+		if (sc->pair == TYPED_TASK) {
+			addr = kmap_atomic(sc->own[i & 1], KM_USER0);
+			touch(addr, i);
+			kunmap_atomic(addr, KM_USER0);
+		} else {
+			addr = kmap_local_page(sc->own[i & 1]);
+			touch(addr, i);
+			kunmap_local(addr);
+		}
+	}
+	sc->ns = ktime_get_ns() - t0;
+}
+
+static void scaling_run(enum pair p, unsigned int n)
+{
+	unsigned int cpu;
+	u64 sum = 0, whole;
+	u32 rem;
+
+	atomic_set(&scaling_ready, 0);
+	scaling_cpus = n;
+	for (cpu = 0; cpu < n; cpu++) {
+		scaling[cpu].pair = p;
+		INIT_WORK(&scaling[cpu].work, scaling_work);
+		schedule_work_on(cpu, &scaling[cpu].work);
+	}
+	for (cpu = 0; cpu < n; cpu++) {
+		flush_work(&scaling[cpu].work);
+		sum += scaling[cpu].ns;
+	}
+	sum = div_u64(sum, n);
+	whole = div_u64_rem(sum, SCALING_PAIRS, &rem);
+	pr_info("KMAP-BENCH\tscaling_%s\t2\t%u\t%llu.%02u\t-\n", pair_names[p], n,
+		whole, rem * 100 / SCALING_PAIRS);
+}
+
+static ssize_t scaling_write(struct file *file, const char __user *buf, size_t len,
+			     loff_t *ppos)
+{
+	unsigned int n;
+	int ret = kstrtouint_from_user(buf, len, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!n || n > num_online_cpus()) {
+		pr_err("scaling: %u CPUs asked for, %u online\n", n, num_online_cpus());
+		return -EINVAL;
+	}
+	scaling_run(TYPED_TASK, n);
+	scaling_run(LOCAL, n);
+	return len;
+}
+
+static const struct file_operations scaling_fops = {
+	.owner = THIS_MODULE,
+	.write = scaling_write,
+};
+
+static struct dentry *bench_dir;
+
+static int scaling_init(void)
+{
+	unsigned int cpu, i;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		for (i = 0; i < 2; i++)
+			scaling[cpu].own[i] = pages[2 + 2 * cpu + i];
+	bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("scaling", 0200, bench_dir, NULL, &scaling_fops);
+	return 0;
+}
+
+static void free_pages_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; pages && i < MAX_PAGES && pages[i]; i++)
+		__free_page(pages[i]);
+	kfree(pages);
+	pages = NULL;
+	if (lowmem_page)
+		__free_page(lowmem_page);
+	lowmem_page = NULL;
+}
+
 static int __init kmap_atomic_bench_init(void)
 {
 	static const unsigned int sets[] = { 2, 512, MAX_PAGES };
@@ -208,18 +332,16 @@ static int __init kmap_atomic_bench_init(void)
 			measure(p, sets[s]);
 	set_pte(floor_pte, __pte(0));
 	invlpg(floor_addr);
-	ret = 0;
+	return scaling_init();
 out:
-	for (i = 0; pages && i < MAX_PAGES && pages[i]; i++)
-		__free_page(pages[i]);
-	kfree(pages);
-	if (lowmem_page)
-		__free_page(lowmem_page);
+	free_pages_all();
 	return ret;
 }
 
 static void __exit kmap_atomic_bench_exit(void)
 {
+	debugfs_remove_recursive(bench_dir);
+	free_pages_all();
 }
 
 module_init(kmap_atomic_bench_init);

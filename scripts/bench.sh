@@ -2,8 +2,9 @@
 # make bench: boot the release flavor, then the debug one, each on one CPU
 # under QEMU's instruction counting (-icount shift=0: TSC units are
 # executed instructions, the same every run), load the benchmark module,
-# and turn its KMAP-BENCH lines into a table, build/bench/results.tsv and
-# the two ratio lines. Flushes per pair are counted in the debug boot,
+# then boot release on 4 CPUs in plain TCG for scaling and brd (medians of
+# 5 wall-clock runs), and turn the KMAP-BENCH lines into a table,
+# build/bench/results.tsv and the two ratio lines. Flushes per pair are counted in the debug boot,
 # whose kernel counts them (CONFIG_DEBUG_TLBFLUSH).
 # Usage: scripts/bench.sh BUILD MEM TIMEOUT
 set -euo pipefail
@@ -21,12 +22,29 @@ for flavor in release debug; do
 	[[ -s $out/$flavor.raw ]] || { echo "bench: the $flavor boot printed no results; log: $log" >&2; exit 1; }
 done
 
+# Plain TCG, four CPUs, wall clock: scaling and brd, five runs of each.
+mkdir -p "$build/run"
+cp tools/testing/kmap_atomic/bench-tcg.sh "$build/run/cmd.sh"
+scripts/qemu-run.sh --flavor release --mode run --smp 4 --mem "$mem" --timeout "$timeout" \
+	--modules "$build/release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
+	{ echo "bench: the plain-TCG boot failed; log: $build/logs/run-latest.log" >&2; exit 1; }
+log=$(readlink -f "$build/logs/run-latest.log")
+tr -d '\r' <"$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scaling\|brd\)_\)/\2/p' |
+	sort -t $'\t' -k1,1 -k3,3n -k4,4n |
+	awk -F'\t' -v OFS='\t' '
+		function flush() { if (n) { m = v[int((n + 1) / 2)]; print key, m, "-" } n = 0 }
+		{ k = $1 FS $2 FS $3; if (k != key) { flush(); key = k } v[++n] = $4 }
+		END { flush() }
+	' >"$out/tcg.raw"
+[[ -s $out/tcg.raw ]] || { echo "bench: the plain-TCG boot printed no results; log: $log" >&2; exit 1; }
+
 # name pages cpus mode units flushes: the release figures, then the debug
 # ones. Only the debug kernel counts flushes ("-" in release rows); its
 # typed unmap adds one, clearing the pte.
 {
 	awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, "icount", $4, $5 }' "$out/release.raw"
 	awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, "icount-debug", $4, $5 }' "$out/debug.raw"
+	awk -F'\t' -v OFS='\t' '{ print $1, $2, $3, "tcg-median5", $4, $5 }' "$out/tcg.raw"
 } >"$out/results.tsv"
 sed -i '1i name\tpages\tcpus\tmode\tunits_per_op\tflushes_per_op' "$out/results.tsv"
 
@@ -46,6 +64,23 @@ awk -F'\t' '
 		}
 	}
 ' "$out/results.tsv" >"$out/results.md"
+awk -F'\t' '
+	$4 == "tcg-median5" && $1 ~ /^scaling_/ { sc[$1, $3] = $5; if (!($1 in s)) { s[$1] = 1; sn[++n] = $1 } }
+	$4 == "tcg-median5" && $1 ~ /^brd_/ { brd[$1] = $5 }
+	END {
+		print ""
+		print "| plain TCG, 4 vCPUs, wall clock, median of 5 | 1 CPU | 2 CPUs | 4 CPUs |"
+		print "| --- | ---: | ---: | ---: |"
+		for (i = 1; i <= n; i++)
+			printf "| %s, ns per pair per CPU | %s | %s | %s |\n", sn[i], sc[sn[i], 1],
+				sc[sn[i], 2], sc[sn[i], 4]
+		print ""
+		print "| brd, O_DIRECT dd of 128 MiB, MB/s, median of 5 | typed | untyped |"
+		print "| --- | ---: | ---: |"
+		printf "| write | %s | %s |\n", brd["brd_typed_write_MBps"], brd["brd_untyped_write_MBps"]
+		printf "| read | %s | %s |\n", brd["brd_typed_read_MBps"], brd["brd_untyped_read_MBps"]
+	}
+' "$out/results.tsv" >>"$out/results.md"
 echo "  TABLE   ${out#"$PWD"/}/results.md"
 
 awk -F'\t' '
