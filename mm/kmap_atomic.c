@@ -13,9 +13,7 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
-#include <linux/pfn.h>
-#include <linux/vmstat.h>
-#include <asm/tlbflush.h>
+#include <asm/kmap_atomic.h>
 
 #include "kmap_atomic.h"
 
@@ -82,40 +80,19 @@ static pte_t *kmap_atomic_slot_pte(unsigned int idx, unsigned long vaddr)
 	return ptep;
 }
 
-/*
- * flush_tlb_one_kernel() is two calls deep and tests PTI twice; without
- * PTI or a paravirt TLB it comes to one INVLPG, done here inline.
- */
-static __always_inline void flush_one(unsigned long vaddr)
-{
-	if (IS_ENABLED(CONFIG_PARAVIRT_XXL) || static_cpu_has(X86_FEATURE_PTI)) {
-		flush_tlb_one_kernel(vaddr);
-		return;
-	}
-	count_vm_tlb_event(NR_TLB_LOCAL_FLUSH_ONE);
-	asm volatile("invlpg (%0)" : : "r" (vaddr) : "memory");
-}
-
 /* Map @pfn in slot @idx of this CPU; preemption is off. */
 static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn,
 					     pgprot_t prot)
 {
 	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
-	pteval_t protval = pgprot_val(prot);
 
-	/*
-	 * pfn_pte() less its PROT_NONE (L1TF) pfn inversion, which a present
-	 * kernel mapping never needs.
-	 */
-	if (protval & _PAGE_PRESENT)
-		protval &= __supported_pte_mask;
-	set_pte(kmap_atomic_slot_pte(idx, vaddr), __pte(PFN_PHYS(pfn) | protval));
+	set_pte(kmap_atomic_slot_pte(idx, vaddr), arch_kmap_atomic_pte(pfn, prot));
 	/*
 	 * Unmap leaves the pte in place, so this CPU's TLB may still hold the
 	 * slot's previous page: drop that one address, here only. No other
 	 * CPU ever uses this CPU's slots.
 	 */
-	flush_one(vaddr);
+	arch_kmap_atomic_flush(vaddr);
 	return vaddr;
 }
 
@@ -131,7 +108,7 @@ void kmap_atomic_clear_idx(unsigned int idx)
 	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
 
 	pte_clear(&init_mm, vaddr, kmap_atomic_slot_pte(idx, vaddr));
-	flush_one(vaddr);
+	arch_kmap_atomic_flush(vaddr);
 }
 
 /**

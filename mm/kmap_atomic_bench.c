@@ -73,7 +73,7 @@ static pte_t *floor_pte;
 static unsigned long floor_addr;
 
 /* What flush_tlb_one_kernel() comes to without PTI; it is not exported. */
-static __always_inline void invlpg(unsigned long addr)
+static __always_inline void floor_flush(unsigned long addr)
 {
 	asm volatile("invlpg (%0)" : : "r" (addr) : "memory");
 }
@@ -124,7 +124,7 @@ static noinline void run_pairs(enum pair p, unsigned int n, unsigned int count)
 			break;
 		case RAW_FLOOR:
 			set_pte(floor_pte, mk_pte(page, kmap_prot));
-			invlpg(floor_addr);
+			floor_flush(floor_addr);
 			if (IS_ENABLED(CONFIG_DEBUG_TLBFLUSH))
 				floor_flushes++;
 			touch((void *)floor_addr, i);
@@ -197,7 +197,7 @@ struct scaling_cpu {
 
 static atomic_t scaling_ready;
 static unsigned int scaling_cpus;
-static struct scaling_cpu scaling[NR_CPUS];
+static struct scaling_cpu scaling[NR_CPUS];	/* indexed by CPU number */
 
 static void scaling_work(struct work_struct *work)
 {
@@ -276,7 +276,7 @@ static int scaling_init(void)
 {
 	unsigned int cpu, i;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
+	for_each_possible_cpu(cpu)
 		for (i = 0; i < 2; i++)
 			scaling[cpu].own[i] = pages[2 + 2 * cpu + i];
 	bench_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -331,7 +331,7 @@ static int __init kmap_atomic_bench_init(void)
 		for (p = 0; p < PAIR_NR; p++)
 			measure(p, sets[s]);
 	set_pte(floor_pte, __pte(0));
-	invlpg(floor_addr);
+	floor_flush(floor_addr);
 	return scaling_init();
 out:
 	free_pages_all();
