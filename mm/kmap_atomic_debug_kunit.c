@@ -65,8 +65,10 @@ static int debug_test_init(struct kunit *test)
 	test->priv = t;
 	for (i = 0; i < ARRAY_SIZE(t->page); i++) {
 		t->page[i] = alloc_highmem_page(test);
-		fill(kmap(t->page[i]), 0x1000 * (i + 1));
-		kunmap(t->page[i]);
+		u32 *p = kmap_local_page(t->page[i]);
+
+		fill(p, 0x1000 * (i + 1));
+		kunmap_local(p);
 	}
 	return 0;
 }
@@ -154,6 +156,40 @@ static void run_in_hardirq(void (*fn)(void *arg), void *arg)
 }
 
 /*
+ * The task holds KM_SOFTIRQ0 (bottom halves off) on page 0 while @fn runs
+ * in a hard interrupt, between expect_begin() and expect_end(); *@holder is
+ * the task's mapping, set before @fn runs.
+ *
+ * Return: whether the task's mapping still shows its page afterwards.
+ */
+static bool softirq0_held_across_irq(struct kunit *test, const char *what,
+				     void (*fn)(void *arg), void *arg, u32 **holder)
+{
+	struct debug_test *t = test->priv;
+	bool kept;
+
+	local_bh_disable();
+	*holder = kmap_atomic(t->page[0], KM_SOFTIRQ0);
+	expect_begin(test, what);
+	run_in_hardirq(fn, arg);
+	expect_end(test);
+	kept = holds(*holder, seed_of(t, 0));
+	kunmap_atomic(*holder, KM_SOFTIRQ0);
+	local_bh_enable();
+	return kept;
+}
+
+/* Does page @n hold @seed's pattern? Read through a kmap_local mapping. */
+static bool page_holds(struct debug_test *t, unsigned int n, u32 seed)
+{
+	u32 *p = kmap_local_page(t->page[n]);
+	bool ok = holds(p, seed);
+
+	kunmap_local(p);
+	return ok;
+}
+
+/*
  * A second map of a held slot, in the same context: the intruder gets a
  * spare of its own and both keep their data.
  */
@@ -186,8 +222,7 @@ static void collision_same_context(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, holder_after, "the intruder's unmap took the holder's page");
 	KUNIT_EXPECT_EQ(test, held, 2);
 	KUNIT_EXPECT_EQ(test, after, 0);
-	KUNIT_EXPECT_TRUE(test, holds(kmap(t->page[1]), 0xbeef));
-	kunmap(t->page[1]);
+	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, 0xbeef));
 }
 
 /* A hard interrupt steps on the softirq slot a bottom-half section holds. */
@@ -214,14 +249,8 @@ static void collision_from_hardirq(struct kunit *test)
 	struct intrusion in = { .t = t };
 	bool holder_kept;
 
-	local_bh_disable();
-	in.holder = kmap_atomic(t->page[0], KM_SOFTIRQ0);
-	expect_begin(test, "a hard interrupt maps the held KM_SOFTIRQ0");
-	run_in_hardirq(intrude_softirq0, &in);
-	expect_end(test);
-	holder_kept = holds(in.holder, seed_of(t, 0));
-	kunmap_atomic(in.holder, KM_SOFTIRQ0);
-	local_bh_enable();
+	holder_kept = softirq0_held_across_irq(test, "a hard interrupt maps the held KM_SOFTIRQ0",
+					       intrude_softirq0, &in, &in.holder);
 
 	/* Two reports: the wrong context, then the collision. */
 	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_COLLISION], 1UL);
@@ -229,8 +258,7 @@ static void collision_from_hardirq(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, in.apart);
 	KUNIT_EXPECT_TRUE_MSG(test, in.reads, "the interrupt's spare does not show its page");
 	KUNIT_EXPECT_TRUE_MSG(test, holder_kept, "the holder lost its page to the interrupt");
-	KUNIT_EXPECT_TRUE(test, holds(kmap(t->page[1]), 0xd00d));
-	kunmap(t->page[1]);
+	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, 0xd00d));
 }
 
 /* Each slot class from each context: reported exactly when it breaks the rule. */
@@ -431,20 +459,12 @@ static void unmap_from_irq(void *arg)
 
 static void unmap_in_other_context(struct kunit *test)
 {
-	struct debug_test *t = test->priv;
 	struct other_ctx o = {};
 	bool valid;
 
-	local_bh_disable();
-	o.addr = kmap_atomic(t->page[0], KM_SOFTIRQ0);
-	expect_begin(test, "a hard interrupt unmaps the task's KM_SOFTIRQ0");
-	run_in_hardirq(unmap_from_irq, &o);
-	expect_end(test);
-	valid = holds(o.addr, seed_of(t, 0));
-	kunmap_atomic(o.addr, KM_SOFTIRQ0);
-	local_bh_enable();
-
-		check_reports(test, KMAP_REPORT_OTHER_CONTEXT, 1);
+	valid = softirq0_held_across_irq(test, "a hard interrupt unmaps the task's KM_SOFTIRQ0",
+					 unmap_from_irq, &o, &o.addr);
+	check_reports(test, KMAP_REPORT_OTHER_CONTEXT, 1);
 	KUNIT_EXPECT_EQ(test, o.irq_preempt_change, 0);
 	KUNIT_EXPECT_TRUE_MSG(test, valid, "the interrupt's unmap took the task's mapping");
 	KUNIT_EXPECT_TRUE(test, preemptible());
