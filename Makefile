@@ -37,7 +37,8 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test bench modules clean distclean help
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test bench modules \
+	patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
 
@@ -109,6 +110,28 @@ bench:
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT)
 
+# make patches     the series as git format-patch files in build/patches/
+PATCHES := $(B)/patches
+patches: tree
+	@scripts/export-series.sh $(TOP) $(B) $(PATCHES)
+
+# make checkpatch  checkpatch --strict, kernel-doc, Sphinx, get_maintainer
+checkpatch: patches
+	@scripts/deps.sh $(B) $(TARBALL) sphinx-build=python3-sphinx
+	@scripts/checkpatch.sh $(TOP) $(B) $(PATCHES)
+
+# make bisect-check  build the debug flavor after each patch in turn
+bisect-check: patches
+	@scripts/bisect-check.sh $(TOP) $(B) $(JOBS)
+
+# make kunit       the KUnit suites through kunit.py, in the patched tree
+KUNIT_PY = ./tools/testing/kunit/kunit.py run --arch=i386 \
+	--qemu_config=tools/testing/kunit/qemu_configs/i386_highmem.py \
+	--kunitconfig=tools/testing/kunit/configs/kmap_atomic.config
+kunit: tree
+	@echo "  KUNIT   in $$(scripts/tree-path.sh $(B)): $(KUNIT_PY) --build_dir=$(B)/kunit --jobs=$(JOBS)"
+	@cd "$(TREE)" && $(KUNIT_PY) --build_dir=$(B)/kunit --jobs=$(JOBS) --timeout=$(TIMEOUT)
+
 # make modules M=dir   build the out-of-tree module in dir against the debug kernel
 modules: FLAVOR := debug
 modules: kernel
@@ -119,7 +142,8 @@ modules: kernel
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
-	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench build-checks initramfs.cpio.gz)
+	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench build-checks initramfs.cpio.gz patches export bisect kunit)
+	-git -C "$(TREE)" worktree prune 2>/dev/null
 
 # make distclean   remove all of build/
 distclean:

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Install what the build needs from Debian's packages, only what is missing.
-# Usage: scripts/deps.sh BUILD_DIR TARBALL
+# Usage: scripts/deps.sh BUILD_DIR TARBALL [COMMAND=PACKAGE...]
+# The optional pairs are what one target needs beyond the build (make
+# checkpatch: sphinx-build=python3-sphinx).
 # The i386 BusyBox is unpacked into BUILD_DIR/busybox, so the host's own
 # tools are never replaced.
 set -euo pipefail
 
 build=$1
 tarball=$2
+shift 2
 busybox=$build/busybox/bin/busybox
 
 # command or file -> Debian package that provides it
@@ -19,6 +22,9 @@ declare -A need=(
 	[/usr/include/openssl/ssl.h]=libssl-dev
 	[$tarball]=linux-source-6.1
 )
+for pair in "$@"; do
+	need[${pair%%=*}]=${pair#*=}
+done
 
 missing=()
 for what in "${!need[@]}"; do

@@ -125,7 +125,7 @@ static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
 static inline void *__kmap_atomic_default(struct page *page,
 					  enum km_type type)
 {
-	return kmap_atomic(page);
+	return __kmap_atomic_typed(page, type, kmap_prot);
 }
 
 static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,

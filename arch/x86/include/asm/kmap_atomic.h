@@ -6,10 +6,10 @@
 #ifndef _ASM_X86_KMAP_ATOMIC_H
 #define _ASM_X86_KMAP_ATOMIC_H
 
+#include <linux/cpufeature.h>
 #include <linux/pfn.h>
+#include <linux/pgtable.h>
 #include <linux/vmstat.h>
-#include <asm/cpufeature.h>
-#include <asm/pgtable.h>
 #include <asm/tlbflush.h>
 
 /*

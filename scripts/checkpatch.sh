@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# make checkpatch: review the exported series (make patches makes it) with
+# the patched tree's own tools:
+#  - scripts/checkpatch.pl --strict on each patch: 0 errors, warnings, checks;
+#  - scripts/kernel-doc -v on the series' new C files: no warnings;
+#  - Documentation/mm/kmap-atomic.rst built by Sphinx with its kernel-doc
+#    directives, warnings as errors, and listed in Documentation/mm/index.rst;
+#  - scripts/get_maintainer.pl on the series names its MAINTAINERS entry.
+# Usage: scripts/checkpatch.sh REPO BUILD PATCHDIR
+set -euo pipefail
+repo=$1
+build=$2
+pdir=$3
+ex=$build/export/linux
+fail=0
+
+die() { echo "checkpatch: $*" >&2; exit 1; }
+[[ -d $ex ]] && git -C "$ex" rev-parse -q --verify series >/dev/null ||
+	die "no exported series in $ex: run 'make patches' first"
+git -C "$ex" checkout -q -f series
+mapfile -t patches < <(ls "$pdir"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v /0000-cover-letter)
+((${#patches[@]})) || die "no patches in $pdir: run 'make patches' first"
+
+echo "  CHECK   checkpatch.pl --strict"
+for p in "${patches[@]}"; do
+	res=$(cd "$ex" && scripts/checkpatch.pl --strict --color=never "$p" 2>&1) || true
+	total=$(grep -m1 '^total: ' <<<"$res" || echo "total: ? (checkpatch printed no total)")
+	if [[ $total == "total: 0 errors, 0 warnings, 0 checks, "* ]]; then
+		echo "          ok   $(basename "$p")"
+	else
+		echo "          FAIL $(basename "$p"): $total"
+		sed -n '/^\(ERROR\|WARNING\|CHECK\):/,/^$/p' <<<"$res" | sed 's/^/            /'
+		fail=1
+	fi
+done
+
+echo "  CHECK   kernel-doc -v"
+pristine=$(git -C "$ex" rev-list --max-parents=0 series)
+mapfile -t cfiles < <(git -C "$ex" diff --name-only --diff-filter=A "$pristine" series -- '*.c' '*.h')
+kd=$(cd "$ex" && scripts/kernel-doc -none -v "${cfiles[@]}" 2>&1 | grep -v ': info: ') || true
+if [[ -n $kd ]]; then
+	echo "$kd" | sed 's/^/          /'
+	fail=1
+else
+	echo "          ok   ${#cfiles[@]} files"
+fi
+
+echo "  CHECK   Sphinx: Documentation/mm/kmap-atomic.rst"
+grep -qx '   kmap-atomic' "$ex/Documentation/mm/index.rst" || {
+	echo "          Documentation/mm/index.rst does not list kmap-atomic"
+	fail=1
+}
+docs=$build/export/docs
+rm -rf "$docs"
+mkdir -p "$docs/src" "$docs/conf"
+cp "$ex/Documentation/mm/kmap-atomic.rst" "$docs/src/"
+cat >"$docs/conf/conf.py" <<CONF
+# Just this page, with the kernel's own kernel-doc extension.
+import sys
+sys.path.insert(0, '$ex/Documentation/sphinx')
+extensions = ['kerneldoc']
+master_doc = 'kmap-atomic'
+project = 'kmap-atomic'
+kerneldoc_bin = '$ex/scripts/kernel-doc'
+kerneldoc_srctree = '$ex'
+primary_domain = 'c'
+highlight_language = 'none'
+CONF
+if sphinx-build -q -W --keep-going -b html -c "$docs/conf" "$docs/src" "$docs/html" >"$docs/log" 2>&1; then
+	echo "          ok   no warnings (build/export/docs/html/kmap-atomic.html)"
+else
+	sed 's/^/          /' "$docs/log"
+	fail=1
+fi
+
+echo "  CHECK   get_maintainer.pl"
+gm=$(cd "$ex" && scripts/get_maintainer.pl --no-git --no-git-fallback --no-rolestats "${patches[@]}" 2>&1) || true
+entry=$(sed -n '/^KMAP ATOMIC/,/^$/p' "$ex/MAINTAINERS" | sed -n 's/^M:\t//p' | head -1)
+if [[ -n $entry ]] && grep -qF "$entry" <<<"$gm"; then
+	echo "          ok   names $entry"
+else
+	echo "          the series' MAINTAINERS entry (KMAP ATOMIC ...) is not named; get_maintainer.pl says:"
+	echo "$gm" | sed 's/^/            /'
+	fail=1
+fi
+
+((fail == 0)) || die "the series has findings (above); fix the files in the repository, then make patches && make checkpatch"
+echo "checkpatch: ${#patches[@]} patches clean"

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# make patches: the series as git commits on the pristine kernel, one per
+# quilt patch in patches/series with the new files patches/new-files gives
+# it, then git format-patch with a cover letter into OUT.
+# The commits are kept on branch 'series' of BUILD/export/linux, which
+# make checkpatch and make bisect-check use.
+# Usage: scripts/export-series.sh REPO BUILD OUT
+set -euo pipefail
+repo=$1
+build=$2
+out=$3
+. "$repo/scripts/tree-common.sh"
+
+die() { echo "patches: $*" >&2; exit 1; }
+
+find_tree || die "no kernel tree under $src_root: run 'make tree' first"
+map=$repo/patches/new-files
+[[ -f $map ]] || die "$map is missing: it says which new files each patch adds"
+series=$(grep -v '^#' "$repo/patches/series" | sed '/^$/d')
+
+# patches/new-files: "<patch> <file or glob>..." or "- <glob>..." for overlay
+# files that are not part of the kernel series. Each overlay file must match
+# exactly one line.
+declare -A owner=()
+declare -A files_of=()
+mapfile -t overlay < <(overlay_files)
+set -f # the globs are matched below, not against this directory
+while read -r patch globs; do
+	[[ -z $patch || $patch == \#* ]] && continue
+	if [[ $patch != - ]] && ! grep -qxF "$patch" <<<"$series"; then
+		die "patches/new-files names $patch, which is not in patches/series"
+	fi
+	for g in $globs; do
+		hit=0
+		for f in "${overlay[@]}"; do
+			# shellcheck disable=SC2053 # $g is a glob on purpose
+			[[ $f == $g ]] || continue
+			hit=1
+			[[ -n ${owner[$f]:-} && ${owner[$f]} != "$patch" ]] &&
+				die "$f is given to both ${owner[$f]} and $patch in patches/new-files"
+			owner[$f]=$patch
+			files_of[$patch]+="$f "
+		done
+		((hit)) || die "patches/new-files: '$g' ($patch) matches no overlay file"
+	done
+done <"$map"
+set +f
+for f in "${overlay[@]}"; do
+	[[ -n ${owner[$f]:-} ]] ||
+		die "$f is in no patch: add it to a line of patches/new-files (or to the '-' line if it is not kernel code)"
+done
+
+# A work tree of the tree's own git, at the pristine commit.
+ex=$build/export/linux
+pristine=$(git -C "$tree" rev-list --max-parents=0 HEAD)
+if [[ ! -d $ex/.git && ! -f $ex/.git ]]; then
+	mkdir -p "$build/export"
+	git -C "$tree" worktree prune
+	git -C "$tree" worktree add -q --detach "$ex" "$pristine"
+fi
+# The cover letter is the committer's: the team that sends the series.
+g() { git -C "$ex" -c user.name="Atomic kmap team" -c user.email=kmap-atomic@localhost "$@"; }
+g checkout -q -f --detach "$pristine"
+g clean -q -fdx
+g branch -q -D series 2>/dev/null || true
+g checkout -q -b series
+
+# A fixed date, so that the same series exports to the same files.
+export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
+n=0
+while read -r patch; do
+	p=$repo/patches/$patch
+	[[ -f $p ]] || die "patches/series names $patch, which is not in patches/"
+	from=$(sed -n 's/^From: //p;/^---$/q' "$p" | head -1)
+	subject=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p;/^---$/q' "$p" | head -1)
+	[[ -n $from && -n $subject ]] || die "$patch has no From: or Subject: line in its header"
+	# The message: the header after Subject: up to the --- line.
+	sed -n '/^Subject: /,/^---$/p' "$p" | sed '1d;$d' | sed '1{/^$/d}' >"$build/export/msg"
+	grep -q '^Signed-off-by: ' "$build/export/msg" || die "$patch has no Signed-off-by: line"
+	if grep -q '^--- a/' "$p"; then
+		g apply --index --whitespace=error-all "$p" 2>"$build/export/apply.err" ||
+			die "$patch does not apply to the pristine tree after the patches before it: $(head -3 "$build/export/apply.err")"
+	fi
+	for f in ${files_of[$patch]:-}; do
+		mkdir -p "$(dirname "$ex/$f")"
+		cp "$repo/$f" "$ex/$f"
+		g add -f "$f"
+	done
+	{ echo "$subject"; echo; cat "$build/export/msg"; } >"$build/export/msg.full"
+	g commit -q --author="$from" -F "$build/export/msg.full"
+	n=$((n + 1))
+done <<<"$series"
+
+# The export must be what make tree builds: every file the series changes
+# is the same as in the patched tree.
+while read -r f; do
+	cmp -s "$ex/$f" "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
+done < <(g diff --name-only "$pristine" HEAD)
+
+rm -rf "$out"
+mkdir -p "$out"
+g format-patch -q --cover-letter --no-signature -o "$out" "$pristine..HEAD"
+"$repo/scripts/cover-letter.sh" "$repo" "$out/0000-cover-letter.patch"
+rm -f "$build/export/msg" "$build/export/msg.full" "$build/export/apply.err"
+echo "  PATCHES $n patches and a cover letter -> ${out#"$repo"/}"
+ls "$out" | sed 's/^/          /'
