@@ -7,6 +7,7 @@ SHELL := /bin/bash
 MAKEOVERRIDES :=
 
 FLAVOR ?= debug
+HIGHMEM ?= 64G
 SMP ?= 4
 MEM ?= 6G
 TIMEOUT ?= 900
@@ -14,11 +15,22 @@ JOBS ?= $(shell nproc)
 TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 MODULES ?=
 KUNIT_FILTER ?=
+STRESS ?= 20
 
 TOP := $(CURDIR)
 B := $(TOP)/build
 FLAVORS := debug release
-OUT = $(B)/$(FLAVOR)
+# The memory model: PAE (the default), highmem without PAE, no highmem.
+HIGHMEMS := 64G 4G off
+VARIANT_64G :=
+VARIANT_4G := -highmem4g
+VARIANT_off := -nohighmem
+FRAGMENT_4G := configs/highmem4g.config
+FRAGMENT_off := configs/nohighmem.config
+# build/debug, build/debug-highmem4g, build/release-nohighmem, ...
+KDIR = $(FLAVOR)$(VARIANT_$(HIGHMEM))
+OUT = $(B)/$(KDIR)
+FRAGMENTS = configs/base.config configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
 HARNESS := tools/testing/kmap_atomic
@@ -30,6 +42,9 @@ endif
 ifeq ($(filter $(FLAVOR),$(FLAVORS)),)
 $(error FLAVOR='$(FLAVOR)' is not a flavor: use one of $(FLAVORS))
 endif
+ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
+$(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
+endif
 $(foreach m,$(MODULES),$(if $(filter %.ko,$(m)),,$(error MODULES: '$(m)' is not a .ko file)))
 $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not exist (build it first: make modules M=<its dir>))))
 
@@ -37,7 +52,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test bench modules \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules \
 	patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -57,15 +72,15 @@ tree: deps
 refresh:
 	@scripts/refresh-tree.sh $(TOP) $(B)
 
-$(OUT)/.config-stamp: configs/base.config configs/$(FLAVOR).config $(wildcard patches/*) $(shell find mm arch -name 'Kconfig*' 2>/dev/null) | tree
-	@scripts/config-kernel.sh "$(TREE)" $(OUT) $(TOP)/configs/base.config $(TOP)/configs/$(FLAVOR).config
+$(OUT)/.config-stamp: $(FRAGMENTS) $(wildcard patches/*) | tree
+	@scripts/config-kernel.sh "$(TREE)" $(OUT) $(addprefix $(TOP)/,$(FRAGMENTS))
 	@touch $@
 
 config: tree $(OUT)/.config-stamp
 
 # make kernel      build bzImage and modules for FLAVOR (debug|release)
 kernel: config
-	@echo "  KERNEL  $(FLAVOR) -> build/$(FLAVOR)/arch/x86/boot/bzImage"
+	@echo "  KERNEL  $(KDIR) -> build/$(KDIR)/arch/x86/boot/bzImage"
 	@+$(KMAKE) -s -j$(JOBS) bzImage modules
 
 # make initramfs   the i386 BusyBox, /init and the userspace checks
@@ -81,27 +96,32 @@ run-prep:
 #                  MODULES='a.ko b.ko' loads them first; SMP, MEM, TIMEOUT
 run: kernel initramfs run-prep
 	$(file >$(B)/run/cmd.sh,$(value RUN))
-	@scripts/qemu-run.sh --flavor $(FLAVOR) --mode $(if $(value RUN),run,shell) \
-		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
+	@scripts/qemu-run.sh --flavor $(KDIR) --mode $(if $(value RUN),run,shell) \
+		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) --stress $(STRESS) \
 		--kunit '$(KUNIT_FILTER)' --modules '$(abspath $(MODULES))' $(B)
 
 # make test        build the debug flavor, boot it, run KUnit and the
 #                  userspace checks, print failures and "N passed, N failed"
-# The sample modules are loaded in every test boot: the driver proves a
-# module can use the whole typed API (checks/04-sample-driver.sh), the
-# misuse module lets checks/05-debug-misuse.sh commit each misuse.
-SAMPLE := samples/kmap_atomic
+# Two boots: PAE with SMP and MEM as given (6G puts highmem above 4 GiB),
+# then HIGHMEM4G on 2 CPUs with 3G; make matrix runs every combination.
 test: FLAVOR := debug
+test: HIGHMEM := 64G
 test: kernel initramfs
-	@echo "  MODULES $(SAMPLE)"
-	@+$(KMAKE) -s M=$(TOP)/$(SAMPLE) modules
+	@+$(MAKE) --no-print-directory kernel HIGHMEM=4G
 	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks $(B)/logs/build-checks.ktap
-	@scripts/qemu-run.sh --flavor debug --mode test --smp $(SMP) --mem $(MEM) \
-		--timeout $(TIMEOUT) --kunit '$(KUNIT_FILTER)' \
-		--modules '$(addprefix $(TOP)/$(SAMPLE)/,kmap_atomic_demo.ko kmap_atomic_misuse.ko)' \
-		$(B) || true
-	@scripts/ktap-summary.py $(B)/logs/test-latest.log $(B)/logs/build-checks.ktap
+	@scripts/test-boot.sh $(B) debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@scripts/test-boot.sh $(B) debug-highmem4g 2 3G $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@scripts/ktap-summary.py $(B)/logs/test-debug-latest.log \
+		$(B)/logs/test-debug-highmem4g-latest.log $(B)/logs/build-checks.ktap
+
+# make matrix      every memory model x MEM x SMP that makes sense, each
+#                  booted with KUnit, the userspace checks and MATRIX_STRESS
+#                  seconds of the stress test; a table, then "N passed, N failed"
+MATRIX_STRESS ?= 60
+matrix: initramfs
+	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
+	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
 
 # make bench: release and debug boots under instruction counting
 bench:
@@ -142,7 +162,8 @@ modules: kernel
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
-	rm -rf $(addprefix $(B)/,$(FLAVORS) logs run bench build-checks initramfs.cpio.gz patches export bisect kunit)
+	rm -rf $(addprefix $(B)/,$(foreach f,$(FLAVORS),$(foreach h,$(HIGHMEMS),$(f)$(VARIANT_$(h)))) \
+		logs run bench matrix build-checks initramfs.cpio.gz patches export bisect kunit)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 
 # make distclean   remove all of build/

@@ -21,6 +21,33 @@ git -C "$ex" checkout -q -f series
 mapfile -t patches < <(ls "$pdir"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v /0000-cover-letter)
 ((${#patches[@]})) || die "no patches in $pdir: run 'make patches' first"
 
+# The series teaches checkpatch the typed form: check that it flags the
+# one-argument kmap_atomic(page) still, and only that.
+echo "  CHECK   checkpatch.pl knows kmap_atomic(page, type)"
+probe=$build/export/probe
+mkdir -p "$probe"
+cat >"$probe/probe.patch" <<'PROBE'
+--- a/drivers/misc/probe.c
++++ b/drivers/misc/probe.c
+@@ -1,1 +1,8 @@
+ int probe;
++void *a(struct page *p) { return kmap_atomic(p, KM_USER0); }
++void *b(struct page *p) { return kmap_atomic(p); }
++void *c(struct page *p, bool t) { return t ? kmap_atomic(p, KM_IRQ0) : kmap_atomic(p); }
++void *d(struct page *p) { return kmap_atomic(nth_page(p, 1), KM_USER1); }
++void *e(struct page *p) { return kmap_atomic(nth_page(p, 1)); }
++void *f(struct page *p) { return kmap_atomic(p,
++					     KM_SOFTIRQ0); }
+PROBE
+flagged=$(cd "$ex" && scripts/checkpatch.pl --no-tree --no-signoff --types DEPRECATED_API \
+	--color=never "$probe/probe.patch" 2>&1 | sed -n 's/^+void \*\([a-f]\)(.*/\1/p' | tr -d '\n') || true
+if [[ $flagged == bce ]]; then
+	echo "          ok   flags b, c, e (one argument), not a, d, f (typed)"
+else
+	echo "          checkpatch flagged '$flagged' of a..f; want 'bce' (the one-argument calls)"
+	fail=1
+fi
+
 echo "  CHECK   checkpatch.pl --strict"
 for p in "${patches[@]}"; do
 	res=$(cd "$ex" && scripts/checkpatch.pl --strict --color=never "$p" 2>&1) || true

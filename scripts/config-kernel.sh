@@ -21,16 +21,30 @@ if [[ -f $out/.config.prev ]]; then
 	rm -f "$out/.config.prev"
 fi
 
-dropped=()
+# What the fragments ask for, the last one that names an option winning
+# (a highmem fragment turns off what the debug one turned on).
+declare -A want=()
+order=()
 while read -r line; do
 	if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
-		grep -qxF "$line" "$out/.config" ||
-			dropped+=("${BASH_REMATCH[1]}=${BASH_REMATCH[2]} (got: $(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$out/.config" || echo absent))")
+		[[ -v want[${BASH_REMATCH[1]}] ]] || order+=("${BASH_REMATCH[1]}")
+		want[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
 	elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
-		grep -q "^${BASH_REMATCH[1]}=" "$out/.config" &&
-			dropped+=("${BASH_REMATCH[1]} should be off (got: $(grep "^${BASH_REMATCH[1]}=" "$out/.config"))")
+		[[ -v want[${BASH_REMATCH[1]}] ]] || order+=("${BASH_REMATCH[1]}")
+		want[${BASH_REMATCH[1]}]=n
 	fi
 done < <(cat "$@")
+dropped=()
+for opt in "${order[@]}"; do
+	val=${want[$opt]}
+	if [[ $val == n ]]; then
+		grep -q "^$opt=" "$out/.config" &&
+			dropped+=("$opt should be off (got: $(grep "^$opt=" "$out/.config"))")
+	else
+		grep -qxF "$opt=$val" "$out/.config" ||
+			dropped+=("$opt=$val (got: $(grep -E "^(# )?$opt[= ]" "$out/.config" || echo absent))")
+	fi
+done
 if ((${#dropped[@]})); then
 	echo "config: Kconfig did not take these options from $(printf '%s ' "${@##*/}"):" >&2
 	printf '  %s\n' "${dropped[@]}" >&2

@@ -12,7 +12,9 @@ A test that provokes a report on purpose brackets it with the lines
 
 Further KTAP files (results of checks run on the host) are counted too.
 
-Usage: ktap-summary.py BOOT_LOG [HOST_KTAP ...]
+Usage: ktap-summary.py BOOT_LOG [BOOT_LOG ...] [HOST_KTAP ...]
+(a file whose name ends in .log is a boot's console log, any other a KTAP
+file; the counts add up over all of them)
 """
 import os
 import re
@@ -154,22 +156,27 @@ def read(path, what):
 
 def main():
     if len(sys.argv) < 2:
-        sys.exit('usage: ktap-summary.py BOOT_LOG [HOST_KTAP ...]')
-    path = sys.argv[1]
+        sys.exit('usage: ktap-summary.py BOOT_LOG [BOOT_LOG ...] [HOST_KTAP ...]')
+    boots = [p for p in sys.argv[1:] if p.endswith('.log')]
     summaries = []
-    for i, p in enumerate(sys.argv[1:]):
-        lines = read(p, 'boot log' if i == 0 else 'KTAP file')
+    for p in sys.argv[1:]:
+        boot = p in boots
+        lines = read(p, 'boot log' if boot else 'KTAP file')
         if lines is None:
             print('0 passed, 1 failed')
             return 1
         s = Summary(lines)
         s.parse()
-        if i == 0:
+        if boot:
             # Kernel reports and the exit status belong to the boot.
             s.reports()
             s.harness_exit()
         if s.passed + s.failed == 0:
             s.fail(f'no test ran: {p} has no KTAP results', 0, 0)
+        if len(boots) > 1:
+            # Say which boot each failure is from.
+            name = os.path.basename(os.path.realpath(p))
+            s.failures = [(f'{name}: {t}', e) for t, e in s.failures]
         summaries.append(s)
     for s in summaries:
         for title, excerpt in s.failures:
@@ -179,7 +186,8 @@ def main():
     passed = sum(s.passed for s in summaries)
     failed = sum(s.failed for s in summaries)
     skipped = sum(s.skipped for s in summaries)
-    print(f'log: {os.path.relpath(os.path.realpath(path))}')
+    for path in boots:
+        print(f'log: {os.path.relpath(os.path.realpath(path))}')
     tail = f', {skipped} skipped' if skipped else ''
     print(f'{passed} passed, {failed} failed{tail}')
     return 1 if failed else 0

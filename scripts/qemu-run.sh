@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Boot build/<flavor> under qemu-system-i386 with the base initramfs plus a
 # per-boot archive (/harness/env, RUN's script, MODULES). The console is
-# saved in build/logs/<mode>-<flavor>-<time>.log (and <mode>-latest.log).
+# saved in build/logs/<mode>-<flavor>-<time>.log (and <mode>-latest.log,
+# <mode>-<flavor>-latest.log). <flavor> is the build/ folder: debug,
+# debug-highmem4g, release, ...
 # Exits with the guest's status, 124 on a timeout.
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
-#        [--append 'kernel args'] [--icount] BUILD
+#        [--append 'kernel args'] [--icount] [--stress SECONDS] BUILD
 set -euo pipefail
 
-flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= append= icount=0
+flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= append= icount=0 stress=20
 while (($# > 1)); do
 	case $1 in
 	--flavor) flavor=$2 ;;
@@ -19,6 +21,7 @@ while (($# > 1)); do
 	--kunit) kunit=$2 ;;
 	--modules) modules=$2 ;;
 	--append) append=$2 ;;
+	--stress) stress=$2 ;;
 	--icount) icount=1; shift; continue ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -33,6 +36,7 @@ mem_mib=${BASH_REMATCH[1]}
 [[ ${BASH_REMATCH[2]} == G ]] && mem_mib=$((mem_mib * 1024))
 ((mem_mib >= 256 && mem_mib <= 16384)) || die "MEM=$mem: use 256M to 16G (PAE reaches 64G, but the host has to hold it)"
 [[ $timeout =~ ^[0-9]+$ ]] || die "TIMEOUT=$timeout: give whole seconds"
+[[ $stress =~ ^[0-9]+$ ]] && ((stress <= 3600)) || die "STRESS=$stress: give whole seconds, 0 (off) to 3600"
 
 kernel=$build/$flavor/arch/x86/boot/bzImage
 [[ -f $kernel ]] || die "no kernel at $kernel: run 'make kernel FLAVOR=$flavor'"
@@ -49,6 +53,7 @@ SMP=$smp
 MEM=$mem
 MEM_MIB=$mem_mib
 FLAVOR=$flavor
+STRESS_SECONDS=$stress
 EOF
 [[ $mode == run ]] && cp "$run/cmd.sh" "$stage/harness/run.sh"
 i=0
@@ -73,6 +78,7 @@ cpu=max,vendor=GenuineIntel
 
 log=$build/logs/$mode-$flavor-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$log")" "$build/logs/$mode-latest.log"
+ln -sfn "$(basename "$log")" "$build/logs/$mode-$flavor-latest.log"
 qemu=(qemu-system-i386 -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)

@@ -12,15 +12,24 @@ r=/sys/kernel/debug/kmap_atomic/reports
 sleep 5
 
 count() { sed -n "s/^$1 //p" $r; }
+traces() { dmesg | grep -c -e '---\[ end trace'; }
 failed=0
 # misuse file, report counter that must rise, function the report names
 while read -r file kind who; do
-	before=$(count "$kind")
+	before=$(count "$kind") ends=$(traces)
 	echo "KMAP-EXPECT-BEGIN misuse $file" >/dev/kmsg
 	if ! echo 1 >$m/$file; then
 		echo "$file: the write failed: a legitimate mapping lost its data"
 		failed=1
 	fi
+	# A report made in a softirq or an interrupt may still be printing,
+	# on another CPU, when the write returns: wait (10 s at most) for its
+	# end-of-trace line, so that the whole report is inside the brackets.
+	i=0
+	while [ -n "$kind" ] && [ "$(traces)" -le "$ends" ] && [ $i -lt 100 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
 	echo "KMAP-EXPECT-END misuse $file" >/dev/kmsg
 	after=$(count "$kind")
 	if [ -n "$kind" ] && [ "$after" -le "$before" ]; then

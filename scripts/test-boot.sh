@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# One test boot of build/KDIR: the sample modules that kernel built (none
+# without the typed slots), KUnit, the userspace checks, STRESS seconds of
+# the stress test. The log is build/logs/test-KDIR-latest.log.
+# Usage: scripts/test-boot.sh BUILD KDIR SMP MEM TIMEOUT STRESS [KUNIT_FILTER]
+set -euo pipefail
+build=$1 kdir=$2 smp=$3 mem=$4 timeout=$5 stress=$6 filter=${7:-}
+# No old log may stand in for a boot that did not happen.
+rm -f "$build/logs/test-$kdir-latest.log"
+samples=$build/$kdir/samples/kmap_atomic
+mods=()
+for m in kmap_atomic_demo.ko kmap_atomic_misuse.ko; do
+	[[ -f $samples/$m ]] && mods+=("$samples/$m")
+done
+exec "$(dirname "$0")/qemu-run.sh" --flavor "$kdir" --mode test --smp "$smp" --mem "$mem" \
+	--timeout "$timeout" --stress "$stress" --kunit "$filter" --modules "${mods[*]}" "$build"
