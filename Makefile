@@ -16,6 +16,7 @@ TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 MODULES ?=
 KUNIT_FILTER ?=
 STRESS ?= 20
+MATRIX_STRESS ?= 60
 
 TOP := $(CURDIR)
 B := $(TOP)/build
@@ -41,6 +42,9 @@ $(error FLAVOR='$(FLAVOR)' is not one flavor: use one of $(FLAVORS))
 endif
 ifeq ($(filter $(FLAVOR),$(FLAVORS)),)
 $(error FLAVOR='$(FLAVOR)' is not a flavor: use one of $(FLAVORS))
+endif
+ifneq ($(shell echo '$(STRESS) $(MATRIX_STRESS)' | grep -xE '[0-9]+ [0-9]+'),$(STRESS) $(MATRIX_STRESS))
+$(error STRESS='$(STRESS)' MATRIX_STRESS='$(MATRIX_STRESS)': give whole seconds, 0 (off) to 3600)
 endif
 ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
 $(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
@@ -118,7 +122,6 @@ test: kernel initramfs
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS
 #                  seconds of the stress test; a table, then "N passed, N failed"
-MATRIX_STRESS ?= 60
 matrix: initramfs
 	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
 	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
