@@ -42,7 +42,7 @@ for c in "${commits[@]}"; do
 		die "fix that patch so it builds on its own (the whole log: ${log#"$repo"/})"
 	fi
 	# Say which of the series' options this step built with.
-	opts=$(grep -hoE '^CONFIG_[A-Z0-9_]*(KMAP_ATOMIC|BIO_KMAP)[A-Z0-9_]*=[ym]' "$out/.config" | sed 's/^CONFIG_//' | tr '\n' ' ')
+	opts=$(grep -hoE '^CONFIG_[A-Z0-9_]*(KMAP_ATOMIC|BIO_KMAP)[A-Z0-9_]*=[ym]' "$out/.config" | sed 's/^CONFIG_//' | tr '\n' ' ' || true)
 	echo "          built in $((SECONDS - start)) s${opts:+; $opts}"
 done
 git -C "$ex" checkout -q -f series
