@@ -245,15 +245,19 @@ static unsigned int pool_got[K_NR];
 
 /*
  * Give every writer a page of each kind. Highmem comes from the buddy
- * allocator in no particular physical order: allocate until there are
- * enough of each kind, then give the rest back. A writer that finds no
- * page of a kind (the machine has none, or too few) uses its own page of
- * the next lower kind instead: no page is ever shared between writers.
+ * allocator in no particular physical order, above 4 GiB first: allocate
+ * chunks (so that 65536 tries cover 4 GiB) until there are enough pages
+ * of each kind, then give the rest back. A writer that finds no page of a
+ * kind (the machine has none, or too few) uses its own page of the next
+ * lower kind instead: no page is ever shared between writers.
  */
+#define CHUNK_ORDER	4
+#define CHUNK_PAGES	BIT(CHUNK_ORDER)
+
 static int stress_pages_get(unsigned int nr_writers)
 {
 	struct page *page, *next;
-	unsigned int tries, i = 0, cpu, wk;
+	unsigned int tries, i = 0, j, cpu, wk;
 	/* Wait only for the kinds this machine has. */
 	unsigned int want_high = totalhigh_pages() ? nr_writers : 0;
 	unsigned int want_above = PFN_PHYS((u64)max_pfn) > SZ_4G ? want_high : 0;
@@ -270,21 +274,29 @@ static int stress_pages_get(unsigned int nr_writers)
 		if (!pool[K_LOWMEM][pool_got[K_LOWMEM]])
 			return -ENOMEM;
 	}
-	for (tries = 0; tries < SZ_256K; tries++) {
+	for (tries = 0; tries < SZ_64K; tries++) {
 		if (pool_got[K_HIGHMEM] >= want_high && pool_got[K_ABOVE_4G] >= want_above)
 			break;
-		page = alloc_page(GFP_HIGHUSER | __GFP_NOWARN | __GFP_NORETRY);
+		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN | __GFP_NORETRY, CHUNK_ORDER);
 		if (!page)
 			break;
+		/* A chunk is aligned to its size: all of it is of one kind. */
 		k = kind_of(page);
-		if (k != K_LOWMEM && pool_got[k] < nr_writers)
-			pool[k][pool_got[k]++] = page;
-		else
+		if (k == K_LOWMEM || pool_got[k] >= nr_writers) {
 			list_add(&page->lru, &spare);
+			continue;
+		}
+		split_page(page, CHUNK_ORDER);
+		for (j = 0; j < CHUNK_PAGES; j++) {
+			if (pool_got[k] < nr_writers)
+				pool[k][pool_got[k]++] = page + j;
+			else
+				__free_page(page + j);
+		}
 	}
 	list_for_each_entry_safe(page, next, &spare, lru) {
 		list_del(&page->lru);
-		__free_page(page);
+		__free_pages(page, CHUNK_ORDER);
 	}
 
 	for_each_online_cpu(cpu) {
