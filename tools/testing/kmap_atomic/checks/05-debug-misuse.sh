@@ -53,5 +53,9 @@ leak_irq leak misuse_leak_in_irq
 leak_softirq leak misuse_leak_in_tasklet
 LIST
 # The stale pointer faults (the module checks it) and reports nothing.
-echo 1 >$m/use_after_unmap || { echo "use_after_unmap: a stale pointer still reads"; failed=1; }
+if grep -q '^HighTotal: *0 kB' /proc/meminfo; then
+	echo "use_after_unmap: not tried: no highmem with MEM=$MEM, and a lowmem page takes no slot"
+else
+	echo 1 >$m/use_after_unmap || { echo "use_after_unmap: a stale pointer still reads"; failed=1; }
+fi
 exit $failed
