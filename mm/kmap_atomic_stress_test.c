@@ -82,7 +82,6 @@ struct cpu_stress {
 	struct tasklet_struct tasklet;
 	struct hrtimer hrtimer;
 	struct irq_work irq_work;
-	unsigned int cpu;
 };
 
 static struct cpu_stress *stress;	/* indexed by CPU number */
@@ -373,7 +372,6 @@ static int stress_run(unsigned int seconds)
 	for_each_online_cpu(cpu) {
 		struct cpu_stress *cs = &stress[cpu];
 
-		cs->cpu = cpu;
 		for (wk = 0; wk < W_NR; wk++)
 			cs->w[wk].id = ++id;
 		timer_setup(&cs->timer, stress_timer_fn, TIMER_PINNED);

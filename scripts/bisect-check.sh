@@ -30,10 +30,8 @@ for c in "${commits[@]}"; do
 	printf '  BISECT  %2d/%d %s\n' "$i" "${#commits[@]}" "$subject"
 	start=$SECONDS
 	if ! {
-		make -s -C "$ex" O="$out" ARCH=i386 tinyconfig >/dev/null &&
-		"$ex/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-			"$repo/configs/base.config" "$repo/configs/debug.config" >/dev/null &&
-		make -s -C "$ex" O="$out" ARCH=i386 olddefconfig >/dev/null 2>&1 &&
+		"$repo/scripts/config-kernel.sh" --allow-missing "$ex" "$out" \
+			"$repo/configs/base.config" "$repo/configs/debug.config" &&
 		make -s -C "$ex" O="$out" ARCH=i386 -j"$jobs" bzImage modules
 	} >>"$log" 2>&1; then
 		git -C "$ex" checkout -q -f series
