@@ -30,6 +30,8 @@ EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*)$')
 EXIT = re.compile(r'^KMAP-HARNESS-EXIT: (\d+)$')
 EXCERPT_LINES = 40
 END_TRACE = re.compile(r'---\[ end trace')
+RULE = re.compile(r'^={40,}$')   # UBSAN's and KASAN's frames
+TITLE = re.compile(r'^(\[[ 0-9.]+\] )?' + REPORT.pattern)
 REPORT_LINES = 80       # a report without an end-trace line ends here
 
 
@@ -127,10 +129,14 @@ class Summary:
             if m := EXPECT.search(line):
                 expected += 1 if m.group(1) == 'BEGIN' else -1
                 expected = max(expected, 0)
-            elif inside is not None and (END_TRACE.search(line) or i - inside > REPORT_LINES):
+                continue
+            if inside is not None and (END_TRACE.search(line) or RULE.match(line)
+                                       or i - inside > REPORT_LINES):
                 inside = None
-            elif inside is None and REPORT.search(line):
-                # One report is one failure, however many of its lines match.
+            # One report is one failure, however many of its lines match;
+            # a title line starts the next one even where no end was seen
+            # (a might_sleep() report has no end-of-trace line).
+            if REPORT.search(line) and (inside is None or TITLE.match(line)):
                 inside = i
                 if expected == 0:
                     self.fail(f'console: unexpected kernel report: {line.strip()}', i - 5, i + 25)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One test boot of build/KDIR: the sample modules that kernel built (none
-# without the typed slots), KUnit, the userspace checks, STRESS seconds of
+# without the typed slots), lib/test_ubsan.ko for the checkers check, KUnit, the userspace checks, STRESS seconds of
 # the stress test. The log is build/logs/test-KDIR-latest.log.
 # Usage: scripts/test-boot.sh BUILD KDIR SMP MEM TIMEOUT STRESS [KUNIT_FILTER]
 set -euo pipefail
@@ -12,5 +12,7 @@ mods=()
 for m in kmap_atomic_demo.ko kmap_atomic_misuse.ko; do
 	[[ -f $samples/$m ]] && mods+=("$samples/$m")
 done
+ubsan=$build/$kdir/lib/test_ubsan.ko
+[[ -f $ubsan ]] || ubsan=
 exec "$(dirname "$0")/qemu-run.sh" --flavor "$kdir" --mode test --smp "$smp" --mem "$mem" \
-	--timeout "$timeout" --stress "$stress" --kunit "$filter" --modules "${mods[*]}" "$build"
+	--timeout "$timeout" --stress "$stress" --kunit "$filter" --modules "${mods[*]}" --extra "$ubsan" "$build"

@@ -21,6 +21,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -206,6 +207,25 @@ static noinline int misuse_leak_softirq(void)
 	return 0;
 }
 
+static DEFINE_MUTEX(misuse_mutex);
+
+/*
+ * Takes a mutex holding KM_USER0: it is uncontended, so nothing sleeps, but
+ * a contended one would, with preemption off. CONFIG_DEBUG_ATOMIC_SLEEP's
+ * might_sleep() in mutex_lock() reports it every time.
+ */
+static noinline int misuse_sleep_while_mapped(void)
+{
+	u32 *p = kmap_atomic(pages[0], KM_USER0);
+	bool ok;
+
+	mutex_lock(&misuse_mutex);
+	ok = page_holds(p, SEED(0));
+	mutex_unlock(&misuse_mutex);
+	kunmap_atomic(p, KM_USER0);
+	return ok ? 0 : -EIO;
+}
+
 /*
  * No report here: the stale pointer must fault, not read another page.
  * A lowmem page (a machine without highmem) takes no slot: nothing to try.
@@ -236,6 +256,7 @@ static const struct misuse {
 	{ "leak_to_user", misuse_leak_to_user },
 	{ "leak_irq", misuse_leak_irq },
 	{ "leak_softirq", misuse_leak_softirq },
+	{ "sleep_while_mapped", misuse_sleep_while_mapped },
 	{ "use_after_unmap", misuse_use_after_unmap },
 };
 

@@ -52,6 +52,20 @@ leak_to_user leak misuse_leak_to_user
 leak_irq leak misuse_leak_in_irq
 leak_softirq leak misuse_leak_in_tasklet
 LIST
+# Taking a mutex holding KM_USER0: CONFIG_DEBUG_ATOMIC_SLEEP reports it
+# (at most once a second), naming the function in its backtrace.
+sleep 1
+echo "KMAP-EXPECT-BEGIN misuse sleep_while_mapped" >/dev/kmsg
+echo 1 >$m/sleep_while_mapped || { echo "sleep_while_mapped: the write failed"; failed=1; }
+echo "KMAP-EXPECT-END misuse sleep_while_mapped" >/dev/kmsg
+report=$(dmesg | sed -n '/KMAP-EXPECT-BEGIN misuse sleep_while_mapped/,/KMAP-EXPECT-END misuse sleep_while_mapped/p')
+if echo "$report" | grep -q 'BUG: sleeping function called from invalid context' &&
+	echo "$report" | grep -q 'misuse_sleep_while_mapped+'; then
+	echo "sleep_while_mapped: sleeping function called from invalid context, names misuse_sleep_while_mapped"
+else
+	echo "sleep_while_mapped: no might_sleep() report naming misuse_sleep_while_mapped"
+	failed=1
+fi
 # The stale pointer faults (the module checks it) and reports nothing.
 if grep -q '^HighTotal: *0 kB' /proc/meminfo; then
 	echo "use_after_unmap: not tried: no highmem with MEM=$MEM, and a lowmem page takes no slot"
