@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One test boot of build/KDIR: the sample modules that kernel built (none
-# without the typed slots), lib/test_ubsan.ko for the checkers check, KUnit, the userspace checks, STRESS seconds of
-# the stress test. The log is build/logs/test-KDIR-latest.log.
+# without the typed slots), KUnit, the userspace checks (lib/test_ubsan.ko
+# goes along for the checkers check), STRESS seconds of the stress test.
+# The log is build/logs/test-KDIR-latest.log.
 # Usage: scripts/test-boot.sh BUILD KDIR SMP MEM TIMEOUT STRESS [KUNIT_FILTER]
 set -euo pipefail
 build=$1 kdir=$2 smp=$3 mem=$4 timeout=$5 stress=$6 filter=${7:-}
