@@ -122,11 +122,17 @@ static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
 	return kmap_atomic_prot(page, prot);
 }
 
-/* The untyped kmap_atomic() picks the protection (kmap_prot needs HIGHMEM). */
+/* kmap_prot exists with HIGHMEM only; without it the protection is unused. */
+#ifdef CONFIG_HIGHMEM
+#define __KMAP_ATOMIC_DEFAULT_PROT	kmap_prot
+#else
+#define __KMAP_ATOMIC_DEFAULT_PROT	PAGE_KERNEL
+#endif
+
 static inline void *__kmap_atomic_default(struct page *page,
 					  enum km_type type)
 {
-	return kmap_atomic(page);
+	return __kmap_atomic_typed(page, type, __KMAP_ATOMIC_DEFAULT_PROT);
 }
 
 static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
