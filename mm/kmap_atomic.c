@@ -1,21 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Typed atomic kmaps: each CPU owns KM_TYPE_NR fixmap pages, one per
- * enum km_type slot. The caller names the slot and runs with preemption
- * off, so a map is one pte write and one TLB flush of one address on this
- * CPU: no lock, no search, no shared state.
+ * enum km_type slot, and KM_SPARE_SLOTS spares. The caller names the slot
+ * and runs with preemption off, so a map is one pte written into a none
+ * pte, and an unmap clears that pte and flushes the one address on this
+ * CPU: no lock, no search, no shared state. The map needs no flush: the
+ * unmap left no translation of the slot behind, and a TLB does not cache a
+ * not-present pte.
+ *
+ * What would corrupt or crash is caught here, in every kernel, and
+ * survived: a map into a slot whose pte is not none (a collision) or with
+ * a type that is no slot is given a spare slot of its own, and an unmap of
+ * an address that the slot does not map changes nothing. Each is reported
+ * through WARN, once per call site. CONFIG_DEBUG_KMAP_ATOMIC checks more
+ * (kmap_atomic_debug.c) and takes the place of these paths.
  *
  * The one-argument kmap_atomic() is kmap_local's and is not touched here;
  * the two kinds of mapping use separate fixmap ranges and can be held
  * together.
  */
+#include <linux/bug.h>
 #include <linux/export.h>
+#include <linux/hash.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
-#include <asm/kmap_atomic.h>
+#include <linux/ratelimit.h>
+#include <linux/sched.h>
 
 #include "kmap_atomic.h"
+
+#ifndef arch_kmap_local_post_unmap
+#define arch_kmap_local_post_unmap(vaddr)	do { } while (0)
+#endif
+
+/* No two CPUs' ptes in one cache line: see <asm/kmap_types.h>. */
+static_assert(KM_SLOTS_PER_CPU * sizeof(pte_t) % KM_PTE_LINE_BYTES == 0);
+static_assert(FIX_KMAP_ATOMIC_BEGIN % KM_PTES_PER_LINE == 0);
 
 static const struct {
 	const char *name;
@@ -36,12 +57,20 @@ static const struct {
 	[KM_SOFTIRQ1] = { "KM_SOFTIRQ1", KM_CTX_SOFTIRQ },
 };
 
-/*
- * Each slot's pte, looked up on its first use. The fixmap page tables
- * exist from paging_init() on, but nothing keeps this range inside one pte
- * page, so the ptes are not assumed to be contiguous.
- */
-static DEFINE_PER_CPU(pte_t *, kmap_atomic_ptes[KM_SLOTS_PER_CPU]);
+struct kmap_atomic_cpu {
+	/*
+	 * Each slot's pte, looked up on its first use. The fixmap page tables
+	 * exist from paging_init() on, but nothing keeps this range inside
+	 * one pte page, so the ptes are not assumed to be contiguous.
+	 */
+	pte_t *ptes[KM_SLOTS_PER_CPU];
+	/* The type each spare was given for; valid while its pte is set. */
+	unsigned int spare_type[KM_SPARE_SLOTS];
+	/* kmap_local addresses handed out when every spare was in use. */
+	unsigned long fallback[KM_SPARE_SLOTS];
+};
+
+static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
 
 /**
  * kmap_atomic_slot_name - the name of a slot, for reports
@@ -69,46 +98,201 @@ enum km_context kmap_atomic_slot_context(enum km_type type)
 }
 EXPORT_SYMBOL(kmap_atomic_slot_context);
 
-static pte_t *kmap_atomic_slot_pte(unsigned int idx, unsigned long vaddr)
+/*
+ * Misuse reports: every one is counted; each call site prints once (a
+ * small table of call sites that have printed, claimed with cmpxchg so
+ * that any context, NMI included, may report). When the table is full,
+ * a new call site still prints, rate-limited.
+ */
+#define REPORT_SITES_BITS	6
+static unsigned long report_sites[1 << REPORT_SITES_BITS];
+static atomic_long_t report_count;
+static DEFINE_RATELIMIT_STATE(report_overflow_rs, 5 * HZ, 10);
+
+static bool first_report_from(unsigned long ip)
 {
-	pte_t *ptep = this_cpu_read(kmap_atomic_ptes[idx]);
+	unsigned int i, h = hash_long(ip, REPORT_SITES_BITS);
+	unsigned long old;
+
+	for (i = 0; i < ARRAY_SIZE(report_sites); i++) {
+		unsigned long *site = &report_sites[(h + i) % ARRAY_SIZE(report_sites)];
+
+		old = READ_ONCE(*site);
+		if (!old)
+			old = cmpxchg(site, 0, ip);
+		if (!old)
+			return true;
+		if (old == ip)
+			return false;
+	}
+	return __ratelimit(&report_overflow_rs);
+}
+
+/* Count a report of the debug checks, which print their own way. */
+void kmap_atomic_count_report(void)
+{
+	atomic_long_inc(&report_count);
+}
+
+/**
+ * kmap_atomic_reports - how many misuses of typed atomic kmaps were reported
+ *
+ * Counts every report since boot, the printed ones and those a call site
+ * that had printed already made again; with CONFIG_DEBUG_KMAP_ATOMIC the
+ * debug checks' reports too. For tests.
+ *
+ * Return: the count.
+ */
+unsigned long kmap_atomic_reports(void)
+{
+	return atomic_long_read(&report_count);
+}
+EXPORT_SYMBOL(kmap_atomic_reports);
+
+#define report(ip, fmt, ...)						\
+do {									\
+	atomic_long_inc(&report_count);					\
+	if (first_report_from(ip))					\
+		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
+} while (0)
+
+static pte_t *slot_pte(unsigned int idx)
+{
+	pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
 
 	if (unlikely(!ptep)) {
-		ptep = virt_to_kpte(vaddr);
-		this_cpu_write(kmap_atomic_ptes[idx], ptep);
+		ptep = virt_to_kpte(kmap_atomic_slot_addr(smp_processor_id(), idx));
+		this_cpu_write(kmap_atomic_cpu.ptes[idx], ptep);
 	}
 	return ptep;
 }
 
-/* Map @pfn in slot @idx of this CPU; preemption is off. */
-static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn,
-					     pgprot_t prot)
+static unsigned long slot_addr(unsigned int idx)
 {
-	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
-
-	set_pte(kmap_atomic_slot_pte(idx, vaddr), arch_kmap_atomic_pte(pfn, prot));
-	/*
-	 * Unmap leaves the pte in place, so this CPU's TLB may still hold the
-	 * slot's previous page: drop that one address, here only. No other
-	 * CPU ever uses this CPU's slots.
-	 */
-	arch_kmap_atomic_flush(vaddr);
-	return vaddr;
+	return kmap_atomic_slot_addr(smp_processor_id(), idx);
 }
 
-/* For the debug checks, which also map the spare slots. */
+/* Map @pfn in slot @idx of this CPU, whose pte is none; preemption is off. */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
-	return map_idx(idx, pfn, prot);
+	/* Into a none pte, so PAE's two-half write is never seen half done. */
+	set_pte(slot_pte(idx), pfn_pte(pfn, prot));
+	return slot_addr(idx);
 }
 
-/* Unmap slot @idx of this CPU for real, so that a stale pointer faults. */
+/* Unmap slot @idx of this CPU, so that its address faults from now on. */
 void kmap_atomic_clear_idx(unsigned int idx)
 {
-	unsigned long vaddr = kmap_atomic_slot_addr(smp_processor_id(), idx);
+	unsigned long vaddr = slot_addr(idx);
 
-	pte_clear(&init_mm, vaddr, kmap_atomic_slot_pte(idx, vaddr));
-	arch_kmap_atomic_flush(vaddr);
+	pte_clear(&init_mm, vaddr, slot_pte(idx));
+	arch_kmap_local_post_unmap(vaddr);
+}
+
+/* Set a none pte, unless something on this CPU got there first. */
+static bool claim_none_pte(pte_t *ptep, pte_t pte)
+{
+	if (sizeof(pte_t) == sizeof(u64))
+		return cmpxchg64((u64 *)ptep, 0, pte_val(pte)) == 0;
+	return cmpxchg((unsigned long *)ptep, 0, (unsigned long)pte_val(pte)) == 0;
+}
+
+static bool is_lowmem_addr(unsigned long vaddr)
+{
+	return vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory;
+}
+
+/*
+ * The kmap_local address that kunmap_local() would release now: the top of
+ * this task's kmap_local stack, at the index mm/highmem.c gives it
+ * (kmap_local_calc_idx(), which x86 does not override).
+ */
+static unsigned long kmap_local_top(void)
+{
+	int idx = current->kmap_ctrl.idx - 1;
+
+	if (idx < 0)
+		return 0;
+	return __fix_to_virt(FIX_KMAP_BEGIN + idx + KM_MAX_IDX * smp_processor_id());
+}
+
+/*
+ * With every spare in use, a misuse is mapped with kmap_local, and the
+ * address noted so that the typed unmap knows it; that unmap is taken
+ * only in kmap_local's order. Return: whether the address was noted.
+ */
+bool kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, void **addr)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int i;
+
+	*addr = __kmap_local_pfn_prot(pfn, prot);
+	for (i = 0; i < KM_SPARE_SLOTS; i++)
+		if (!kc->fallback[i] && !cmpxchg(&kc->fallback[i], 0, (unsigned long)*addr))
+			return true;
+	return false;
+}
+
+/*
+ * Release a fallback mapping. Return: 1 if @addr was one and is released,
+ * -1 if it was one but is not the top of kmap_local's stack (nothing is
+ * changed), 0 if it is none.
+ */
+int kmap_atomic_fallback_unmap(const void *addr)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	unsigned int i;
+
+	for (i = 0; vaddr && i < KM_SPARE_SLOTS; i++) {
+		if ((kc->fallback[i] & PAGE_MASK) != vaddr)
+			continue;
+		if (vaddr != kmap_local_top())
+			return -1;
+		kc->fallback[i] = 0;
+		kunmap_local_indexed(addr);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * A collision or a bad type: map in a spare, claimed with cmpxchg on its
+ * pte so that an interrupt or NMI on this CPU cannot take the same one,
+ * else in a kmap_local fallback.
+ */
+static noinline void *map_misused(unsigned long pfn, enum km_type type,
+				  pgprot_t prot, unsigned long ip)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int cpu = smp_processor_id(), i;
+	pte_t pte = pfn_pte(pfn, prot);
+	unsigned long vaddr;
+	void *addr;
+
+	for (i = 0; i < KM_SPARE_SLOTS; i++) {
+		pte_t *ptep = slot_pte(KM_TYPE_NR + i);
+
+		if (!pte_none(ptep_get(ptep)) || !claim_none_pte(ptep, pte))
+			continue;
+		kc->spare_type[i] = type;
+		vaddr = slot_addr(KM_TYPE_NR + i);
+		if ((unsigned int)type >= KM_TYPE_NR)
+			report(ip, "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
+			       (void *)ip, type, KM_TYPE_NR, i, cpu);
+		else
+			report(ip, "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
+			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
+		return (void *)vaddr;
+	}
+
+	if (kmap_atomic_fallback_map(pfn, prot, &addr))
+		report(ip, "%pS maps %s on CPU%u, which has all %d spares in use: mapped with kmap_local; unmap in reverse order",
+		       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS);
+	else
+		report(ip, "%pS maps %s on CPU%u, which has all %d spares and fallbacks in use: mapped with kmap_local, which the typed unmap will refuse",
+		       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS);
+	return addr;
 }
 
 /**
@@ -121,36 +305,118 @@ void kmap_atomic_clear_idx(unsigned int idx)
  * kmap_atomic_pfn(pfn, type). The caller has disabled preemption and page
  * faults; use those, not this.
  *
- * Return: the slot's virtual address, now mapping @pfn.
+ * Return: the slot's virtual address, now mapping @pfn; a spare slot's if
+ * @type is in use on this CPU or is no slot.
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
-	return (void *)map_idx(type, pfn, prot);
+	unsigned int idx = type;
+
+	if (likely(idx < KM_TYPE_NR && pte_none(ptep_get(slot_pte(idx)))))
+		return (void *)kmap_atomic_map_idx(idx, pfn, prot);
+	return map_misused(pfn, type, prot, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
 
-/**
- * kmap_atomic_to_page - the page behind an address from a kmap
- * @addr: an address inside a page mapped by kmap_atomic(page, type),
- *	kmap_atomic(page), kmap_local_page() or kmap(), or a lowmem address
- *
- * Reads the kernel's pte for the fixmap and kmap() ranges, so it is right
- * for any CPU's slot and any kmap_local slot, and uses virt_to_page()
- * elsewhere. Safe in any context.
- *
- * Return: the page, or NULL if @addr is in a kmap range but maps no page.
- */
-struct page *kmap_atomic_to_page(void *addr)
+/* What @vaddr is, for a report of an unmap that does not match. */
+static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type,
+			 unsigned long ip)
 {
-	unsigned long vaddr = (unsigned long)addr;
-	pte_t pte;
+	unsigned int cpu = smp_processor_id(), c, idx;
+	const char *name = kmap_atomic_slot_name(type);
 
-	if (!is_kmap_addr(addr) && (vaddr < FIXADDR_START || vaddr >= FIXADDR_TOP))
-		return virt_to_page(addr);
-
-	pte = ptep_get(virt_to_kpte(vaddr));
-	if (!pte_present(pte) || !pfn_valid(pte_pfn(pte)))
-		return NULL;
-	return pte_page(pte);
+	if (type >= KM_TYPE_NR) {
+		report(ip, "%pS unmaps %p from slot %u, which does not exist: nothing changed",
+		       (void *)ip, addr, type);
+		return;
+	}
+	if (vaddr == slot_addr(type)) {
+		report(ip, "%pS unmaps %s, which CPU%u has not mapped (unmapped twice?): nothing changed",
+		       (void *)ip, name, cpu);
+		return;
+	}
+	if (vaddr >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
+	    vaddr <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN)) {
+		idx = (__fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) - vaddr) >> PAGE_SHIFT;
+		c = idx / KM_SLOTS_PER_CPU;
+		idx %= KM_SLOTS_PER_CPU;
+		report(ip, "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
+		       (void *)ip, addr, name, c,
+		       idx < KM_TYPE_NR ? kmap_atomic_slot_name(idx) : "spare",
+		       c == cpu ? " (the wrong type?)" : "", cpu);
+		return;
+	}
+	if (vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN)) {
+		report(ip, "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
+		       (void *)ip, addr, name);
+		return;
+	}
+	report(ip, "%pS unmaps %p from %s, but no typed slot maps it: nothing changed",
+	       (void *)ip, addr, name);
 }
-EXPORT_SYMBOL(kmap_atomic_to_page);
+
+/* The unmap of a spare, a fallback, or a misuse: see __kunmap_atomic_slot(). */
+static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned long ip)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	unsigned int i;
+
+	for (i = 0; i < KM_SPARE_SLOTS; i++) {
+		if (vaddr != slot_addr(KM_TYPE_NR + i) ||
+		    pte_none(ptep_get(slot_pte(KM_TYPE_NR + i))))
+			continue;
+		if (kc->spare_type[i] != type) {
+			report(ip, "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
+			       (void *)ip, addr, kmap_atomic_slot_name(type), i,
+			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
+			return false;
+		}
+		kmap_atomic_clear_idx(KM_TYPE_NR + i);
+		return true;
+	}
+	switch (kmap_atomic_fallback_unmap(addr)) {
+	case 1:
+		return true;
+	case -1:
+		report(ip, "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
+		       (void *)ip, addr);
+		return false;
+	}
+	report_unmap(addr, vaddr, type, ip);
+	return false;
+}
+
+/**
+ * __kunmap_atomic_slot - unmap what kmap_atomic(page, type) mapped
+ * @addr: an address inside the mapped page
+ * @type: the slot named
+ *
+ * The out-of-line half of kunmap_atomic(addr, type). A lowmem address used
+ * no slot: nothing to do. Otherwise @addr must be in the page that @type
+ * (or the spare that a misuse of @type was given) maps on this CPU: its
+ * pte is cleared and that address flushed here.
+ *
+ * Return: true if the caller is to enable page faults and preemption; false
+ * after a report, when nothing was changed.
+ */
+bool __kunmap_atomic_slot(const void *addr, enum km_type type)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	unsigned int idx = type;
+	pte_t *ptep;
+
+	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
+		ptep = slot_pte(idx);
+		if (likely(!pte_none(ptep_get(ptep)))) {
+			pte_clear(&init_mm, vaddr, ptep);
+			arch_kmap_local_post_unmap(vaddr);
+			return true;
+		}
+	}
+	/* 2.6's rule: a lowmem address used no slot, whatever it points at. */
+	if (is_lowmem_addr(vaddr))
+		return true;
+	return unmap_misused(addr, type, _RET_IP_);
+}
+EXPORT_SYMBOL(__kunmap_atomic_slot);

@@ -2,8 +2,11 @@
 /*
  * The cost of a map + touch one word + unmap pair: typed kmap_atomic()
  * for each slot class, the one-argument kmap_atomic(), kmap_local_page(),
- * kmap(), a lowmem page, and the floor (one pte write and one single-page
- * flush on a pte nothing else uses), over 2, 512 and 4096 highmem pages.
+ * kmap(), a lowmem page, and two floors on a pte nothing else uses: one
+ * pte write and one single-page flush (raw_floor, what a design that
+ * leaves the pte behind must do), and a pte write, a pte clear and one
+ * flush (raw_floor_clear, what any design that clears at unmap must do),
+ * over 2, 512 and 4096 highmem pages.
  *
  * Runs when loaded and prints one line per figure:
  *   KMAP-BENCH <name> <pages> <cpus> <units per pair> <flushes per pair>
@@ -52,7 +55,7 @@ static __always_inline void touch(void *addr, unsigned int i)
 }
 
 enum pair { TYPED_TASK, TYPED_SOFTIRQ, TYPED_IRQ, ATOMIC_UNTYPED, LOCAL, KMAP, LOWMEM_TYPED,
-	    RAW_FLOOR, PAIR_NR };
+	    RAW_FLOOR, RAW_FLOOR_CLEAR, PAIR_NR };
 
 static const char * const pair_names[PAIR_NR] = {
 	[TYPED_TASK] = "typed_KM_USER0",
@@ -63,11 +66,13 @@ static const char * const pair_names[PAIR_NR] = {
 	[KMAP] = "kmap",
 	[LOWMEM_TYPED] = "typed_KM_USER0_lowmem",
 	[RAW_FLOOR] = "raw_floor",
+	[RAW_FLOOR_CLEAR] = "raw_floor_clear",
 };
 
 /*
- * The floor: the pte of a slot of the last possible CPU, which is never
- * online here, written and flushed on this CPU, then touched.
+ * The floors: the pte of this CPU's last spare slot, which only a misuse
+ * of the typed slots takes (none happens here), written and flushed with
+ * interrupts off, then touched; and left none again after each run.
  */
 static pte_t *floor_pte;
 static unsigned long floor_addr;
@@ -129,16 +134,44 @@ static noinline void run_pairs(enum pair p, unsigned int n, unsigned int count)
 				floor_flushes++;
 			touch((void *)floor_addr, i);
 			break;
+		case RAW_FLOOR_CLEAR:
+			set_pte(floor_pte, mk_pte(page, kmap_prot));
+			touch((void *)floor_addr, i);
+			pte_clear(NULL, floor_addr, floor_pte);
+			floor_flush(floor_addr);
+			if (IS_ENABLED(CONFIG_DEBUG_TLBFLUSH))
+				floor_flushes++;
+			break;
 		case PAIR_NR:
 			break;
 		}
 	}
 }
 
-/* Each pair in the context its slot is for. */
-static void run_in_context(enum pair p, unsigned int n, unsigned int count)
+/*
+ * The floors' pte, on this CPU: its last spare slot, which must be free.
+ * Interrupts are off, so the CPU stays and nothing else maps there.
+ */
+static bool floor_get(void)
+{
+	unsigned int level;
+
+	floor_addr = kmap_atomic_slot_addr(smp_processor_id(), KM_SLOTS_PER_CPU - 1);
+	floor_pte = lookup_address(floor_addr, &level);
+	return floor_pte && level == PG_LEVEL_4K && pte_none(ptep_get(floor_pte));
+}
+
+static void floor_put(void)
+{
+	pte_clear(NULL, floor_addr, floor_pte);
+	floor_flush(floor_addr);
+}
+
+/* Each pair in the context its slot is for. Return: false if not run. */
+static bool run_in_context(enum pair p, unsigned int n, unsigned int count)
 {
 	unsigned long flags;
+	bool ran = true;
 
 	switch (p) {
 	case TYPED_SOFTIRQ:
@@ -147,15 +180,28 @@ static void run_in_context(enum pair p, unsigned int n, unsigned int count)
 		local_bh_enable();
 		break;
 	case TYPED_IRQ:
-	case RAW_FLOOR:
 		local_irq_save(flags);
 		run_pairs(p, n, count);
 		local_irq_restore(flags);
+		break;
+	case RAW_FLOOR:
+	case RAW_FLOOR_CLEAR:
+		local_irq_save(flags);
+		ran = floor_get();
+		if (ran) {
+			run_pairs(p, n, count);
+			floor_put();
+		}
+		local_irq_restore(flags);
+		if (!ran)
+			pr_err("%s: the last spare slot of this CPU is in use: not measured\n",
+			       pair_names[p]);
 		break;
 	default:
 		run_pairs(p, n, count);
 		break;
 	}
+	return ran;
 }
 
 static void measure(enum pair p, unsigned int n)
@@ -163,7 +209,8 @@ static void measure(enum pair p, unsigned int n)
 	unsigned long f0, f1;
 	cycles_t t0, t1;
 
-	run_in_context(p, n, n < PAIRS ? n : PAIRS);	/* warm up */
+	if (!run_in_context(p, n, n < PAIRS ? n : PAIRS))	/* warm up */
+		return;
 	f0 = flushes();
 	t0 = get_cycles();
 	run_in_context(p, n, PAIRS);
@@ -300,7 +347,7 @@ static void free_pages_all(void)
 static int __init kmap_atomic_bench_init(void)
 {
 	static const unsigned int sets[] = { 2, 512, MAX_PAGES };
-	unsigned int i, s, level;
+	unsigned int i, s;
 	enum pair p;
 	int ret = -ENOMEM;
 
@@ -318,20 +365,9 @@ static int __init kmap_atomic_bench_init(void)
 			goto out;
 		}
 	}
-	floor_addr = kmap_atomic_slot_addr((FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) /
-					   KM_SLOTS_PER_CPU, KM_USER0);
-	floor_pte = lookup_address(floor_addr, &level);
-	if (!floor_pte || level != PG_LEVEL_4K) {
-		pr_err("no pte for the floor's slot at %lx\n", floor_addr);
-		ret = -EINVAL;
-		goto out;
-	}
-
 	for (s = 0; s < ARRAY_SIZE(sets); s++)
 		for (p = 0; p < PAIR_NR; p++)
 			measure(p, sets[s]);
-	set_pte(floor_pte, __pte(0));
-	floor_flush(floor_addr);
 	return scaling_init();
 out:
 	free_pages_all();

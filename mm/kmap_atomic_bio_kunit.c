@@ -2,8 +2,9 @@
 /*
  * KUnit tests for the bio kmap helpers of <linux/bio-kmap.h>: bios of
  * several segments with offsets and lengths of all sorts, over lowmem,
- * highmem and above-4 GiB pages, mapped by bvec, by bi_io_vec index and by
- * bi_iter, in task context and in a real hard interrupt.
+ * highmem and above-4 GiB pages, mapped by bvec and by iterator (whole and
+ * split bios), in task context and in a real hard interrupt; a bvec that
+ * crosses a page is refused.
  */
 #include <kunit/test.h>
 #include <linux/bio.h>
@@ -107,31 +108,83 @@ static void kind_case_desc(const struct kind_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(kinds, kind_cases, kind_case_desc);
 
-/* __bio_kmap_atomic(bio, idx, type): each bvec's first page, offset included. */
-static void map_atomic_by_index(struct kunit *test)
+/* Which page of the test chunk, and which offset in it, an iterator is at. */
+static void where(struct test_bio *tb, struct bvec_iter iter, unsigned int *seg,
+		  unsigned int *page, unsigned int *off)
+{
+	struct bio_vec bv = mp_bvec_iter_bvec(tb->vecs, iter);
+	unsigned int at = bv.bv_offset;
+
+	*seg = iter.bi_idx;
+	*page = segments[*seg].page + at / PAGE_SIZE;
+	*off = at % PAGE_SIZE;
+}
+
+/*
+ * __bio_kmap_atomic(bio, iter, type) on each segment from @start on: the
+ * right data, the right page, never more than the mapped page.
+ */
+struct iter_walk {
+	unsigned int segments, bytes, bad_data, bad_page, past_page;
+};
+
+static void walk_with_bio_kmap_atomic(struct test_bio *tb, struct bvec_iter start,
+				      struct iter_walk *w)
+{
+	unsigned int seg, page, off;
+	struct bvec_iter iter;
+	struct bio_vec bv;
+	char *addr;
+
+	__bio_for_each_segment(bv, &tb->bio, iter, start) {
+		where(tb, iter, &seg, &page, &off);
+		addr = __bio_kmap_atomic(&tb->bio, iter, KM_USER0);
+		w->bad_data += !bytes_ok((u8 *)addr, tb->kinds[seg], page, off, bv.bv_len);
+		w->bad_page += kmap_atomic_to_page(addr) != bv.bv_page;
+		w->past_page += offset_in_page(addr) + bio_iter_len(&tb->bio, iter) > PAGE_SIZE;
+		__bio_kunmap_atomic(addr, KM_USER0);
+		w->segments++;
+		w->bytes += bv.bv_len;
+	}
+}
+
+static void iter_walk_check(struct kunit *test, const struct iter_walk *w,
+			    unsigned int segments, unsigned int bytes)
+{
+	KUNIT_EXPECT_EQ(test, w->segments, segments);
+	KUNIT_EXPECT_EQ(test, w->bytes, bytes);
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_data, 0U, "segments with the wrong data");
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_page, 0U, "segments whose kmap_atomic_to_page() is wrong");
+	KUNIT_EXPECT_EQ_MSG(test, w->past_page, 0U, "segments longer than the mapped page");
+	KUNIT_EXPECT_TRUE(test, preemptible());
+}
+
+/* Along the whole bio: seven single-page segments of the six bvecs. */
+static void map_atomic_along_iter(struct kunit *test)
 {
 	const struct kind_case *c = test->param_value;
 	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
-	bool data[NR_SEGS], page[NR_SEGS];
-	unsigned int i, len, in_page;
-	char *addr;
+	struct iter_walk w = {};
 
-	for (i = 0; i < NR_SEGS; i++) {
-		struct bio_vec *bv = &tb->vecs[i];
+	walk_with_bio_kmap_atomic(tb, tb->bio.bi_iter, &w);
+	iter_walk_check(test, &w, NR_SEGS + 1, tb->bio.bi_iter.bi_size);
+}
 
-		in_page = offset_in_page(bv->bv_offset);
-		len = min_t(unsigned int, bv->bv_len, PAGE_SIZE - in_page);
-		addr = __bio_kmap_atomic(&tb->bio, i, KM_USER0);
-		data[i] = bytes_ok((u8 *)addr, tb->kinds[i],
-				   segments[i].page + bv->bv_offset / PAGE_SIZE, in_page, len);
-		page[i] = kmap_atomic_to_page(addr) == bv->bv_page + bv->bv_offset / PAGE_SIZE;
-		__bio_kunmap_atomic(addr, KM_USER0);
-	}
-	for (i = 0; i < NR_SEGS; i++) {
-		KUNIT_EXPECT_TRUE_MSG(test, data[i], "bvec %u: wrong data", i);
-		KUNIT_EXPECT_TRUE_MSG(test, page[i], "bvec %u: kmap_atomic_to_page()", i);
-	}
-	KUNIT_EXPECT_TRUE(test, preemptible());
+/*
+ * From inside the second bvec on, as a split or cloned bio sees it: its
+ * iterator starts 5000 bytes in, 904 bytes into the second bvec.
+ */
+static void map_atomic_split_bio(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	struct bvec_iter start = tb->bio.bi_iter;
+	struct iter_walk w = {};
+
+	bio_advance_iter(&tb->bio, &start, 5000);
+	KUNIT_ASSERT_EQ(test, start.bi_idx, 1U);
+	walk_with_bio_kmap_atomic(tb, start, &w);
+	iter_walk_check(test, &w, NR_SEGS, tb->bio.bi_iter.bi_size - 5000);
 }
 
 /* What walking a bio with bio_kmap_irq() or bvec_kmap_irq() saw. */
@@ -152,18 +205,6 @@ static void walk_check(struct kunit *test, const struct walk *w, bool in_irq)
 			    "unmaps that did not restore the interrupt state");
 	KUNIT_EXPECT_EQ_MSG(test, w->irqs_before, in_irq,
 			    "interrupts off before the walk");
-}
-
-/* Which page of the test chunk, and which offset in it, bi_iter is at. */
-static void where(struct test_bio *tb, struct bvec_iter iter, unsigned int *seg,
-		  unsigned int *page, unsigned int *off)
-{
-	struct bio_vec bv = mp_bvec_iter_bvec(tb->vecs, iter);
-	unsigned int at = bv.bv_offset;
-
-	*seg = iter.bi_idx;
-	*page = segments[*seg].page + at / PAGE_SIZE;
-	*off = at % PAGE_SIZE;
 }
 
 static void walk_with_bio_kmap_irq(struct test_bio *tb, struct walk *w)
@@ -256,11 +297,43 @@ static void map_irq_in_hardirq(struct kunit *test)
 	walk_check(test, &iw->w, true);
 }
 
+/*
+ * A bvec that crosses a page (the last one: 2000 bytes from offset 3000)
+ * is refused by bvec_kmap_irq(): NULL, nothing mapped, and the interrupt
+ * state and preemption count back as they were after the unmap.
+ */
+static void map_irq_refuses_crossing_bvec(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	struct bio_vec *crossing = &tb->vecs[NR_SEGS - 1];
+	int preempt = preempt_count();
+	bool irqs_off_during, irqs_off_after;
+	unsigned long flags;
+	char *buf;
+
+	KUNIT_ASSERT_GT(test, offset_in_page(crossing->bv_offset) + crossing->bv_len,
+			(unsigned long)PAGE_SIZE);
+	pr_info("KMAP-EXPECT-BEGIN bvec_kmap_irq of a bvec that crosses a page\n");
+	buf = bvec_kmap_irq(crossing, &flags);
+	irqs_off_during = irqs_disabled();
+	bvec_kunmap_irq(buf, &flags);
+	irqs_off_after = irqs_disabled();
+	pr_info("KMAP-EXPECT-END bvec_kmap_irq of a bvec that crosses a page\n");
+
+	KUNIT_EXPECT_NULL_MSG(test, buf, "a bvec that crosses a page was mapped");
+	KUNIT_EXPECT_TRUE(test, irqs_off_during);
+	KUNIT_EXPECT_FALSE(test, irqs_off_after);
+	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
+}
+
 static struct kunit_case bio_kmap_cases[] = {
-	KUNIT_CASE_PARAM(map_atomic_by_index, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_atomic_along_iter, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_atomic_split_bio, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_irq_along_iter, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_irq_each_bvec, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_irq_in_hardirq, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_irq_refuses_crossing_bvec, kinds_gen_params),
 	{}
 };
 

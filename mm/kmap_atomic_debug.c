@@ -37,7 +37,6 @@ struct holder {
 	unsigned long addr;		/* page address that the map returned */
 	u8 ctx;
 	u8 type;			/* the slot asked for; KM_TYPE_NR if invalid */
-	bool pte;			/* set a pte (not a lowmem page_address()) */
 };
 
 struct kmap_cpu {
@@ -60,6 +59,7 @@ static struct ratelimit_state kmap_report_rs[KMAP_REPORT_NR] = {
 #define kmap_report(kind, fmt, ...)					\
 do {									\
 	atomic_long_inc(&kmap_reports[KMAP_REPORT_##kind]);		\
+	kmap_atomic_count_report();					\
 	if (__ratelimit(&kmap_report_rs[KMAP_REPORT_##kind]))		\
 		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
 } while (0)
@@ -143,8 +143,7 @@ static void release(struct kmap_cpu *kc, unsigned int idx)
 {
 	struct holder *h = &kc->slot[idx];
 
-	if (h->pte)
-		kmap_atomic_clear_idx(idx);
+	kmap_atomic_clear_idx(idx);
 	h->ctx = FREE;
 }
 
@@ -177,10 +176,10 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
 	if ((unsigned int)type >= KM_TYPE_NR) {
-		idx = find_spare(kc);
 		kmap_report(INVALID_TYPE,
-			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given %s",
-			    (void *)ip, type, KM_TYPE_NR, slot_name(idx));
+			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d)%s",
+			    (void *)ip, type, KM_TYPE_NR,
+			    page && !PageHighMem(page) ? "" : ": given a spare slot");
 	} else {
 		check_context(type, ctx, irqs_off, ip);
 		kc->maps[type]++;
@@ -188,6 +187,15 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 			kc->high[type]++;
 		if (PFN_PHYS(pfn) >= SZ_4G)
 			kc->above_4g[type]++;
+	}
+	if (page && !PageHighMem(page)) {
+		/* 2.6's rule: a lowmem page uses no slot, so nobody holds one. */
+		local_irq_restore(flags);
+		return lowmem_page_address(page);
+	}
+	if ((unsigned int)type >= KM_TYPE_NR) {
+		idx = find_spare(kc);
+	} else {
 		h = &kc->slot[type];
 		if (h->ctx != FREE) {
 			kc->collisions[type]++;
@@ -201,19 +209,18 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	}
 	if (idx == NO_SLOT) {
 		/* Never overwrite a holder: fall back to kmap_local's slots. */
+		bool noted = kmap_atomic_fallback_map(pfn, prot, &addr);
+
 		kmap_report(NO_SPARE,
-			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead",
-			    cpu, (void *)ip);
+			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead%s",
+			    cpu, (void *)ip, noted ? "; unmap in reverse order" :
+			    ", which the typed unmap will refuse");
 		local_irq_restore(flags);
-		return __kmap_local_pfn_prot(pfn, prot);
+		return addr;
 	}
 
 	h = &kc->slot[idx];
-	h->pte = !page || PageHighMem(page);
-	if (h->pte)
-		addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
-	else
-		addr = lowmem_page_address(page);
+	addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
 	h->ip = ip;
 	h->task = current;
 	h->pfn = pfn;
@@ -224,11 +231,6 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	return addr;
 }
 EXPORT_SYMBOL(__kmap_atomic_debug);
-
-static bool is_kmap_local_addr(unsigned long addr)
-{
-	return addr >= __fix_to_virt(FIX_KMAP_END) && addr <= __fix_to_virt(FIX_KMAP_BEGIN);
-}
 
 /**
  * __kunmap_atomic_debug - the checked kunmap_atomic(addr, type)
@@ -250,13 +252,23 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned int cpu, i;
 	bool ok = false;
 
-	if (is_kmap_local_addr(base)) {
-		/* A collision that found no spare slot. */
-		kunmap_local_indexed(addr);
+	/* 2.6's rule: a lowmem address used no slot, whatever it points at. */
+	if (base >= PAGE_OFFSET && base < (unsigned long)high_memory)
 		return true;
-	}
 
 	local_irq_save(flags);
+	/* A collision that found no spare slot, and only that. */
+	switch (kmap_atomic_fallback_unmap(addr)) {
+	case 1:
+		local_irq_restore(flags);
+		return true;
+	case -1:
+		kmap_report(WRONG_ADDRESS,
+			    "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
+			    (void *)ip, addr);
+		local_irq_restore(flags);
+		return false;
+	}
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
 	for (i = KM_TYPE_NR; i < KM_SLOTS_PER_CPU; i++) {

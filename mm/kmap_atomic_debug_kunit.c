@@ -560,7 +560,7 @@ static int leak_on_cpu(void *arg)
 	r->preempt_after = preempt_count();
 	preempt_disable();
 	vaddr = kmap_atomic_slot_addr(smp_processor_id(), l->type);
-	r->pte_cleared = !pte_present(ptep_get(virt_to_kpte(vaddr)));
+	r->pte_cleared = !kmap_atomic_to_page((void *)vaddr);
 	preempt_enable();
 
 	/* The slot is free again: no collision. */

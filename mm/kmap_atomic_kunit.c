@@ -16,6 +16,8 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timer.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "kmap_atomic_kunit_pages.h"
 
@@ -47,6 +49,11 @@ static bool holds(const u32 *p, u32 seed)
 /* What one map .. unmap saw; filled in atomic context, checked later. */
 struct probe {
 	struct page *page;
+	/*
+	 * A highmem page mapped in the slot and read just before, so that
+	 * the TLB holds its translation when the page under test is mapped.
+	 */
+	struct page *decoy;
 	enum km_type type;
 	u32 seed;
 	const u32 *alias;	/* a kmap() of the page, made beforehand */
@@ -61,11 +68,14 @@ struct probe {
 	struct page *to_page, *to_page_last_byte;
 	bool slot_pte_kept;	/* a lowmem map left the slot's pte alone */
 	int after_preempt, after_pagefault;
+	/* After the unmap: reading the old address, and its page. */
+	long read_after_unmap;
+	struct page *to_page_after_unmap;
 };
 
 static pte_t slot_pte(unsigned int cpu, enum km_type type)
 {
-	return ptep_get(virt_to_kpte(kmap_atomic_slot_addr(cpu, type)));
+	return ptep_get(kernel_pte(kmap_atomic_slot_addr(cpu, type)));
 }
 
 static void probe_map(struct probe *p)
@@ -73,9 +83,14 @@ static void probe_map(struct probe *p)
 	int before = preempt_count();
 	int pf_before = current->pagefault_disabled;
 	unsigned int cpu = raw_smp_processor_id();
-	pte_t pte_before = slot_pte(cpu, p->type);
-	u32 *addr;
+	pte_t pte_before;
+	u32 *addr, word;
 
+	addr = kmap_atomic(p->decoy, p->type);
+	word = READ_ONCE(*addr);
+	kunmap_atomic(addr, p->type);
+
+	pte_before = slot_pte(cpu, p->type);
 	addr = kmap_atomic(p->page, p->type);
 	p->addr = addr;
 	p->cpu = smp_processor_id();
@@ -92,6 +107,8 @@ static void probe_map(struct probe *p)
 	kunmap_atomic((char *)addr + PAGE_SIZE / 2, p->type);
 	p->after_preempt = preempt_count() - before;
 	p->after_pagefault = current->pagefault_disabled - pf_before;
+	p->read_after_unmap = copy_from_kernel_nofault(&word, addr, sizeof(word));
+	p->to_page_after_unmap = kmap_atomic_to_page(addr);
 }
 
 /* Run @p in the context its slot is for: interrupts or bottom halves off. */
@@ -125,6 +142,7 @@ static int probe_on_cpu(void *arg)
 static void probe_prepare(struct probe *p, struct page *page, enum km_type type, u32 seed)
 {
 	p->page = page;
+	p->decoy = test_page(chunks[HIGHMEM_BELOW_4G] ? HIGHMEM_BELOW_4G : LOWMEM, 15);
 	p->type = type;
 	p->seed = seed;
 	p->alias = kmap(page);
@@ -138,6 +156,11 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 	if (PageHighMem(p->page)) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, p->addr, (void *)kmap_atomic_slot_addr(cpu, p->type),
 					"%s on CPU%u is not at its slot's address", slot, cpu);
+		KUNIT_EXPECT_EQ_MSG(test, p->read_after_unmap, (long)-EFAULT,
+				    "%s: reading the address after the unmap (the pte must be cleared and flushed)",
+				    slot);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, p->to_page_after_unmap, NULL,
+					"%s: kmap_atomic_to_page() after the unmap", slot);
 	} else {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, p->addr, page_address(p->page),
 					"%s: a lowmem page must map at page_address()", slot);
@@ -151,7 +174,8 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 	KUNIT_EXPECT_EQ_MSG(test, p->held_pagefault, 1,
 			    "%s: page-fault-disable count while mapped minus before", slot);
 	KUNIT_EXPECT_TRUE_MSG(test, p->read_ok,
-			      "%s: the mapping does not show the page's data", slot);
+			      "%s: the mapping does not show the page's data (a stale translation of the page mapped before?)",
+			      slot);
 	KUNIT_EXPECT_TRUE_MSG(test, p->alias_ok,
 			      "%s: data written through the mapping is not in the page", slot);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, p->to_page, p->page, "%s: kmap_atomic_to_page(addr)", slot);
@@ -223,16 +247,11 @@ static void to_page_range_ends(struct kunit *test)
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	page = test_page(HIGHMEM_BELOW_4G, 0);
-	KUNIT_EXPECT_EQ(test, kmap_atomic_slot_addr(0, 0), __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN));
-	KUNIT_EXPECT_EQ(test, kmap_atomic_slot_addr(last_cpu, KM_SLOTS_PER_CPU - 1),
-			__fix_to_virt(FIX_KMAP_ATOMIC_END));
-	/* The typed range is a range of its own, apart from kmap_local's. */
-	KUNIT_EXPECT_GT(test, (int)FIX_KMAP_ATOMIC_BEGIN, (int)FIX_KMAP_END);
-
 	if (cpu_online(last_cpu))
 		kunit_skip(test, "CPU%u is online: slot_on_cpu maps its last slot", last_cpu);
 	for (i = 0; i < ARRAY_SIZE(ends); i++) {
-		ptep = virt_to_kpte(ends[i]);
+		ptep = kernel_pte(ends[i]);
+		KUNIT_ASSERT_NOT_NULL(test, ptep);
 		old = ptep_get(ptep);
 		set_pte(ptep, mk_pte(page, kmap_prot));
 		KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page((void *)ends[i]), page,
@@ -268,7 +287,7 @@ static int other_maps_on_cpu0(void *arg)
 	m->local_page = kmap_atomic_to_page(m->local);
 	if (IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL)) {
 		preempt_disable();
-		ptep = virt_to_kpte(first);
+		ptep = kernel_pte(first);
 		old = ptep_get(ptep);
 		set_pte(ptep, mk_pte(m->page2, kmap_prot));
 		m->first_slot_page = kmap_atomic_to_page((void *)first);
@@ -316,6 +335,74 @@ static void to_page_other_mappings(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page(m.kmapped + 4000), m.page,
 				"kmap() address");
 	kunmap(m.page);
+}
+
+/*
+ * kmap_atomic_to_page() of addresses no kmap gave: vmalloc memory, this
+ * suite's own code (module text when built as a module, else kernel text
+ * in lowmem), a user address, and a slot that maps nothing.
+ */
+static void to_page_other_addresses(struct kunit *test)
+{
+	const u8 *text = (const u8 *)to_page_other_addresses;
+	struct page *vpage, *tpage, *user_page, *unmapped_page;
+	unsigned int in_text = min_t(unsigned int, 16, PAGE_SIZE - offset_in_page(text));
+	bool vdata_ok = false, text_ok = false;
+	u32 *v;
+	u8 *p;
+
+	v = vmalloc(2 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	v[PAGE_SIZE / sizeof(u32) + 3] = 0x7e57da7a;
+	vpage = kmap_atomic_to_page(&v[PAGE_SIZE / sizeof(u32) + 3]);
+	if (vpage) {
+		p = kmap_local_page(vpage);
+		vdata_ok = ((u32 *)p)[3] == 0x7e57da7a;
+		kunmap_local(p);
+	}
+	vfree(v);
+
+	tpage = kmap_atomic_to_page((void *)text);
+	if (tpage) {
+		p = kmap_local_page(tpage);
+		text_ok = !memcmp(p + offset_in_page(text), text, in_text);
+		kunmap_local(p);
+	}
+	user_page = kmap_atomic_to_page((void *)0x08048000UL);
+	preempt_disable();
+	/* The last spare: only a misuse takes it, and none is made here. */
+	unmapped_page = kmap_atomic_to_page((void *)kmap_atomic_slot_addr(smp_processor_id(),
+									  KM_SLOTS_PER_CPU - 1));
+	preempt_enable();
+
+	KUNIT_EXPECT_TRUE_MSG(test, vdata_ok, "a vmalloc address: page %p does not hold its data",
+			      vpage);
+	KUNIT_EXPECT_TRUE_MSG(test, text_ok, "a %s text address: page %p does not hold the code",
+			      IS_MODULE(CONFIG_KMAP_ATOMIC_KUNIT_TEST) ? "module" : "kernel", tpage);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, user_page, NULL, "a user address");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, unmapped_page, NULL, "a slot that maps nothing");
+}
+
+/*
+ * Each CPU writes only its own slots' ptes: each CPU's block of ptes must
+ * be whole cache lines of its own, one block in one page table.
+ */
+static void slot_ptes_own_cache_lines(struct kunit *test)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		unsigned long low = (unsigned long)kernel_pte(kmap_atomic_slot_addr(cpu,
+							KM_SLOTS_PER_CPU - 1));
+		unsigned long high = (unsigned long)kernel_pte(kmap_atomic_slot_addr(cpu, 0));
+
+		KUNIT_ASSERT_NE_MSG(test, low, 0UL, "CPU%u's slots have no pte", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, low % KM_PTE_LINE_BYTES, 0UL,
+				    "CPU%u's slot ptes do not start a %lu-byte line", cpu,
+				    (unsigned long)KM_PTE_LINE_BYTES);
+		KUNIT_EXPECT_EQ_MSG(test, high - low, (KM_SLOTS_PER_CPU - 1) * sizeof(pte_t),
+				    "CPU%u's slot ptes are not one block of whole lines", cpu);
+	}
 }
 
 /* Two slots of one context held together for a page copy. */
@@ -830,6 +917,8 @@ static struct kunit_case kmap_atomic_cases[] = {
 	KUNIT_CASE_PARAM(slot_on_cpu, slot_case_gen),
 	KUNIT_CASE(to_page_range_ends),
 	KUNIT_CASE(to_page_other_mappings),
+	KUNIT_CASE(to_page_other_addresses),
+	KUNIT_CASE(slot_ptes_own_cache_lines),
 	KUNIT_CASE_PARAM(slot_pair_copy, slot_pair_gen),
 	KUNIT_CASE(preempt_and_pagefault_nesting),
 	KUNIT_CASE(pfn_uses_slot),

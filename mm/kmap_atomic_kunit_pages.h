@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/pfn.h>
 #include <linux/sizes.h>
+#include <asm/pgtable_types.h>
 
 enum page_kind { LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G, PAGE_KIND_NR };
 
@@ -76,6 +77,18 @@ static void test_chunks_put(struct kunit_suite *suite)
 			__free_pages(chunks[kind], CHUNK_ORDER);
 		chunks[kind] = NULL;
 	}
+}
+
+/*
+ * The kernel's pte for @vaddr, through lookup_address(), which a module may
+ * call (virt_to_kpte() needs init_mm, which it may not).
+ */
+static inline pte_t *kernel_pte(unsigned long vaddr)
+{
+	unsigned int level;
+	pte_t *ptep = lookup_address(vaddr, &level);
+
+	return ptep && level == PG_LEVEL_4K ? ptep : NULL;
 }
 
 static void need_kind(struct kunit *test, enum page_kind kind)

@@ -14,8 +14,10 @@
  *   cat /sys/kernel/debug/kmap_atomic_stress/result
  *
  * The write returns when the run is over; the result gives operations by
- * context, mapping and page kind, mismatches and the debug reports
- * (CONFIG_DEBUG_KMAP_ATOMIC) made during the run. Both must be 0.
+ * context, mapping and page kind, mismatches and the misuse reports of
+ * the typed kmaps (the release checks, and with CONFIG_DEBUG_KMAP_ATOMIC
+ * the debug checks) made during the run. Both must be 0. Built in or as
+ * a module, on the release kernel as on the debug one.
  */
 #define pr_fmt(fmt) "kmap_atomic_stress: " fmt
 
@@ -27,10 +29,9 @@
 #include <linux/init.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
-#include <linux/kmap_atomic_debug.h>
 #include <linux/kstrtox.h>
 #include <linux/kthread.h>
-#include <linux/memblock.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pfn.h>
 #include <linux/sched.h>
@@ -259,7 +260,12 @@ static int stress_pages_get(unsigned int nr_writers)
 	unsigned int tries, i = 0, j, cpu, wk;
 	/* Wait only for the kinds this machine has. */
 	unsigned int want_high = totalhigh_pages() ? nr_writers : 0;
-	unsigned int want_above = PFN_PHYS((u64)max_pfn) > SZ_4G ? want_high : 0;
+	/*
+	 * Whether RAM lies above 4 GiB is not known to a module (max_pfn is
+	 * not exported): with 64-bit physical addresses, look until the
+	 * allocator has no more highmem to give.
+	 */
+	unsigned int want_above = sizeof(phys_addr_t) > 4 ? want_high : 0;
 	LIST_HEAD(spare);
 	enum kind k;
 
@@ -329,16 +335,10 @@ static void stress_pages_put(void)
 	}
 }
 
-static unsigned long debug_reports(void)
+/* Misuse reports of the typed kmaps, release checks and debug checks. */
+static unsigned long misuse_reports(void)
 {
-	unsigned long n = 0;
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-	enum kmap_atomic_report r;
-
-	for (r = 0; r < KMAP_REPORT_NR; r++)
-		n += kmap_atomic_debug_reports(r);
-#endif
-	return n;
+	return kmap_atomic_reports();
 }
 
 static void stress_start_on_cpu(void *arg)
@@ -368,7 +368,7 @@ static int stress_run(unsigned int seconds)
 		goto out;
 
 	WRITE_ONCE(stopping, false);
-	reports = debug_reports();
+	reports = misuse_reports();
 	for_each_online_cpu(cpu) {
 		struct cpu_stress *cs = &stress[cpu];
 
@@ -417,7 +417,7 @@ stop:
 	}
 	if (ret)
 		goto out;
-	reports = debug_reports() - reports;
+	reports = misuse_reports() - reports;
 
 	for_each_online_cpu(cpu) {
 		nr++;
@@ -436,7 +436,7 @@ stop:
 		}
 	}
 	scnprintf(result, sizeof(result),
-		  "seconds %u\ncpus %u\noperations %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\nmismatches %lu\ndebug_reports %lu\n",
+		  "seconds %u\ncpus %u\noperations %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\nmismatches %lu\nmisuse_reports %lu\n",
 		  seconds, nr, total,
 		  ctx_names[CTX_TASK], ops[CTX_TASK], ctx_names[CTX_SOFTIRQ], ops[CTX_SOFTIRQ],
 		  ctx_names[CTX_HARDIRQ], ops[CTX_HARDIRQ],
@@ -445,7 +445,7 @@ stop:
 		  kind_names[K_LOWMEM], by_kind[K_LOWMEM],
 		  kind_names[K_HIGHMEM], by_kind[K_HIGHMEM],
 		  kind_names[K_ABOVE_4G], by_kind[K_ABOVE_4G], mismatches, reports);
-	pr_info("%lu operations in %u s on %u CPUs (task %lu, softirq %lu, hardirq %lu), %lu mismatches, %lu debug reports\n",
+	pr_info("%lu operations in %u s on %u CPUs (task %lu, softirq %lu, hardirq %lu), %lu mismatches, %lu misuse reports\n",
 		total, seconds, nr, ops[CTX_TASK], ops[CTX_SOFTIRQ], ops[CTX_HARDIRQ],
 		mismatches, reports);
 out:
@@ -497,4 +497,13 @@ static int __init kmap_atomic_stress_init(void)
 	debugfs_create_file("result", 0444, dir, NULL, &result_fops);
 	return 0;
 }
-late_initcall(kmap_atomic_stress_init);
+module_init(kmap_atomic_stress_init);
+
+static void __exit kmap_atomic_stress_exit(void)
+{
+	debugfs_remove_recursive(dir);
+}
+module_exit(kmap_atomic_stress_exit);
+
+MODULE_DESCRIPTION("All-contexts stress test of atomic kmaps");
+MODULE_LICENSE("GPL");

@@ -25,7 +25,7 @@ runs=(
 
 table=$out/results.md
 {
-	echo "| kernel | MEM | SMP | passed | failed | skipped | stress operations | mismatches | debug reports |"
+	echo "| kernel | MEM | SMP | passed | failed | skipped | stress operations | mismatches | misuse reports |"
 	echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } >"$table"
 logs=()
@@ -41,10 +41,10 @@ for r in "${runs[@]}"; do
 	last=$("$here/ktap-summary.py" "$log" | tail -1)
 	read -r p f s <<<"$(sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' <<<"$last")"
 	s=${s:-0}
-	# "kmap_atomic_stress: N operations in S s on C CPUs (...), M mismatches, R debug reports"
-	st=$(tr -d '\r' <"$log" | sed -n 's/.*kmap_atomic_stress: \([0-9]*\) operations .*, \([0-9]*\) mismatches, \([0-9]*\) debug reports$/\1 \2 \3/p' | tail -1)
+	# "kmap_atomic_stress: N operations in S s on C CPUs (...), M mismatches, R misuse reports"
+	st=$(tr -d '\r' <"$log" | sed -n 's/.*kmap_atomic_stress: \([0-9]*\) operations .*, \([0-9]*\) mismatches, \([0-9]*\) misuse reports$/\1 \2 \3/p' | tail -1)
 	read -r ops bad reps <<<"${st:-- - -}"
-	echo "          $last; stress: ${ops} operations, ${bad} mismatches, ${reps} debug reports"
+	echo "          $last; stress: ${ops} operations, ${bad} mismatches, ${reps} misuse reports"
 	echo "| $model | $mem | $smp | $p | $f | $s | $ops | $bad | $reps |" >>"$table"
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 	[[ $ops =~ ^[0-9]+$ ]] && tops=$((tops + ops))

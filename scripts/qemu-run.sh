@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Boot build/<flavor> under qemu-system-i386 with the base initramfs plus a
-# per-boot archive (/harness/env, RUN's script, MODULES, and --extra modules
-# that /init does not load: a check loads them itself). The console is
+# per-boot archive (/harness/env, RUN's script, MODULES, --kunit-modules
+# that /init loads after them, and --extra modules that /init does not
+# load: a check loads them itself). The console is
 # saved in build/logs/<mode>-<flavor>-<time>.log (and <mode>-latest.log,
 # <mode>-<flavor>-latest.log). <flavor> is the build/ folder: debug,
 # debug-highmem4g, release, ...
 # Exits with the guest's status, 124 on a timeout.
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
-#        [--extra 'B.ko ..'] [--append 'kernel args'] [--icount] [--stress SECONDS] BUILD
+#        [--kunit-modules 'K.ko ..'] [--extra 'B.ko ..'] [--append 'kernel args']
+#        [--icount] [--stress SECONDS] BUILD
 set -euo pipefail
 
-flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= extra= append= icount=0 stress=20
+flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= kunit_modules= extra= append=
+icount=0 stress=20
 while (($# > 1)); do
 	case $1 in
 	--flavor) flavor=$2 ;;
@@ -21,6 +24,7 @@ while (($# > 1)); do
 	--timeout) timeout=$2 ;;
 	--kunit) kunit=$2 ;;
 	--modules) modules=$2 ;;
+	--kunit-modules) kunit_modules=$2 ;;
 	--extra) extra=$2 ;;
 	--append) append=$2 ;;
 	--stress) stress=$2 ;;
@@ -48,7 +52,7 @@ kernel=$build/$flavor/arch/x86/boot/bzImage
 run=$build/run
 stage=$run/root
 rm -rf "$stage"
-mkdir -p "$stage/harness/modules" "$stage/harness/extra" "$build/logs"
+mkdir -p "$stage/harness/modules" "$stage/harness/kunit" "$stage/harness/extra" "$build/logs"
 cat >"$stage/harness/env" <<EOF
 MODE=$mode
 SMP=$smp
@@ -63,6 +67,10 @@ for m in $modules; do
 	[[ -f $m ]] || die "MODULES: $m does not exist"
 	i=$((i + 1))
 	cp "$m" "$stage/harness/modules/$(printf %02d $i)-$(basename "$m")"
+done
+for m in $kunit_modules; do
+	[[ -f $m ]] || die "KUnit module $m does not exist"
+	cp "$m" "$stage/harness/kunit/"
 done
 for m in $extra; do
 	[[ -f $m ]] || die "extra module $m does not exist"

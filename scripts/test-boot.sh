@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One test boot of build/KDIR: the sample modules that kernel built (none
-# without the typed slots), KUnit, the userspace checks (lib/test_ubsan.ko
-# goes along for the checkers check), STRESS seconds of the stress test.
+# without the typed slots), the stress test's module where it is one, KUnit
+# (built in, or the suites that kernel built as modules: the release
+# flavor), the userspace checks (lib/test_ubsan.ko goes along for the
+# checkers check), STRESS seconds of the stress test.
 # The log is build/logs/test-KDIR-latest.log.
 # Usage: scripts/test-boot.sh BUILD KDIR SMP MEM TIMEOUT STRESS [KUNIT_FILTER]
 set -euo pipefail
@@ -10,10 +12,15 @@ build=$1 kdir=$2 smp=$3 mem=$4 timeout=$5 stress=$6 filter=${7:-}
 rm -f "$build/logs/test-$kdir-latest.log"
 samples=$build/$kdir/samples/kmap_atomic
 mods=()
-for m in kmap_atomic_demo.ko kmap_atomic_misuse.ko; do
-	[[ -f $samples/$m ]] && mods+=("$samples/$m")
+for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_misuse.ko \
+	$build/$kdir/mm/kmap_atomic_stress_test.ko; do
+	[[ -f $m ]] && mods+=("$m")
+done
+kunit=()
+for m in "$build/$kdir"/mm/kmap_atomic*_kunit.ko; do
+	[[ -f $m ]] && kunit+=("$m")
 done
 ubsan=$build/$kdir/lib/test_ubsan.ko
 [[ -f $ubsan ]] || ubsan=
 exec "$(dirname "$0")/qemu-run.sh" --flavor "$kdir" --mode test --smp "$smp" --mem "$mem" \
-	--timeout "$timeout" --stress "$stress" --kunit "$filter" --modules "${mods[*]}" --extra "$ubsan" "$build"
+	--timeout "$timeout" --stress "$stress" --kunit "$filter" --modules "${mods[*]}" --kunit-modules "${kunit[*]}" --extra "$ubsan" "$build"

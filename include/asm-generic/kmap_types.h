@@ -9,8 +9,8 @@
  * fails and never waits. Elsewhere the names only let portable code
  * compile, and kmap_atomic(page, type) maps like kmap_atomic(page).
  *
- * Two users of one slot on one CPU at once overwrite each other's mapping,
- * which is why each slot belongs to one context:
+ * Two users of one slot on one CPU at once would overwrite each other's
+ * mapping, which is why each slot belongs to one context:
  *
  *   slot                 context it is for
  *   KM_BOUNCE_READ       block bounce buffers, local interrupts disabled
@@ -44,15 +44,10 @@ enum km_type {
 };
 
 /*
- * With CONFIG_DEBUG_KMAP_ATOMIC each CPU also has spare slots: a map into a
- * slot that is already held is reported and given a spare instead, so that
- * neither party's data is lost.
+ * Each CPU also has spare slots, after the KM_TYPE_NR named ones: a map
+ * into a slot that is in use already (a collision), or with a type that is
+ * no slot, is reported and given a spare, so that nobody's data is lost.
  */
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-#define KM_DEBUG_SPARES		4
-#else
-#define KM_DEBUG_SPARES		0
-#endif
-#define KM_SLOTS_PER_CPU	(KM_TYPE_NR + KM_DEBUG_SPARES)
+#define KM_SPARE_SLOTS		3
 
 #endif /* _ASM_GENERIC_KMAP_TYPES_H */

@@ -4,8 +4,9 @@
  * local interrupts off, or a slot of the caller's choosing. Included by
  * <linux/bio.h>.
  *
- * Each mapping covers one page: the segment at bi_iter as bio_iter_iovec()
- * gives it, or the page of a bvec that holds bv_offset.
+ * Each mapping covers one page and never hands out more: the single-page
+ * segment at an iterator, as bio_iter_iovec() gives it, or a bvec that
+ * fits in one page (one that does not is refused).
  */
 #ifndef _LINUX_BIO_KMAP_H
 #define _LINUX_BIO_KMAP_H
@@ -16,30 +17,46 @@
 
 /**
  * bvec_kmap_irq - map a bvec's page with interrupts off
- * @bvec: the bvec; its page holding bv_offset is mapped
+ * @bvec: the bvec; the page holding bv_offset is mapped
  * @flags: where to save the interrupt state, for bvec_kunmap_irq()
  *
  * Saves and disables local interrupts, then maps the page in this CPU's
- * KM_BIO_SRC_IRQ slot. Usable from any context, hard interrupts included.
+ * KM_BIO_SRC_IRQ slot, which every _irq helper uses: one at a time per
+ * CPU. Usable from any context, hard interrupts included.
  *
- * Return: the address of the data at bv_offset.
+ * The mapping is one page. A bvec from bio_for_each_segment() always fits
+ * in it; one from bio_for_each_bvec() or bi_io_vec[] (a multi-page bvec)
+ * may not, and one whose bv_offset + bv_len crosses a page boundary is
+ * refused: that is reported (WARN, once per file that calls this) and
+ * NULL returned, with nothing mapped. Split such a bvec with
+ * bio_for_each_segment().
+ *
+ * Return: the address of the data at bv_offset, for bv_len bytes; NULL
+ * for a bvec that crosses a page.
  */
 static __always_inline char *bvec_kmap_irq(struct bio_vec *bvec, unsigned long *flags)
 {
-	struct page *page = bvec->bv_page + bvec->bv_offset / PAGE_SIZE;
+	unsigned int offset = offset_in_page(bvec->bv_offset);
 
 	local_irq_save(*flags);
-	return (char *)kmap_atomic(page, KM_BIO_SRC_IRQ) + offset_in_page(bvec->bv_offset);
+	if (WARN_ONCE(offset + bvec->bv_len > PAGE_SIZE,
+		      "bvec_kmap_irq: %pS maps a bvec of %u bytes at offset %u, which crosses a page: refused (map it by bio_for_each_segment())\n",
+		      (void *)_THIS_IP_, bvec->bv_len, offset))
+		return NULL;
+	return (char *)kmap_atomic(bvec->bv_page + bvec->bv_offset / PAGE_SIZE,
+				   KM_BIO_SRC_IRQ) + offset;
 }
 
 /**
  * bvec_kunmap_irq - undo bvec_kmap_irq()
- * @buffer: the address bvec_kmap_irq() returned, or any inside its page
+ * @buffer: the address bvec_kmap_irq() returned (NULL too), or any inside
+ *	its page
  * @flags: the interrupt state bvec_kmap_irq() saved
  */
 static __always_inline void bvec_kunmap_irq(char *buffer, unsigned long *flags)
 {
-	kunmap_atomic(buffer, KM_BIO_SRC_IRQ);
+	if (buffer)
+		kunmap_atomic(buffer, KM_BIO_SRC_IRQ);
 	local_irq_restore(*flags);
 }
 
@@ -49,7 +66,8 @@ static __always_inline void bvec_kunmap_irq(char *buffer, unsigned long *flags)
  * @flags: where to save the interrupt state, for bio_kunmap_irq()
  *
  * The segment is the single-page one bio_iter_iovec() gives: its length is
- * bio_iter_len(bio, bio->bi_iter). See bvec_kmap_irq().
+ * bio_iter_len(bio, bio->bi_iter), never past the mapped page. Cloned and
+ * split bios work: the segment is found from bi_iter. See bvec_kmap_irq().
  *
  * Return: the address of the segment's data.
  */
@@ -71,22 +89,25 @@ static __always_inline void bio_kunmap_irq(char *buffer, unsigned long *flags)
 }
 
 /**
- * __bio_kmap_atomic - map one of a bio's bvecs in a slot of the caller's
+ * __bio_kmap_atomic - map a bio's segment at an iterator in a slot of the caller's
  * @bio: the bio
- * @idx: the index in bi_io_vec
+ * @iter: a struct bvec_iter into it, as bio_for_each_segment() gives
  * @type: the slot, for the context the caller is in
  *
- * Maps the page of bi_io_vec[@idx] that holds its bv_offset. Preemption
- * and page faults are off until __bio_kunmap_atomic().
+ * Maps the single-page segment bio_iter_iovec(@bio, @iter): its length is
+ * bio_iter_len(@bio, @iter), never past the mapped page. 2.6 took an index
+ * into bi_io_vec; 6.1's bio_for_each_segment() gives a struct bvec_iter,
+ * which this takes, so that cloned and split bios work (an int does not
+ * compile). Preemption and page faults are off until
+ * __bio_kunmap_atomic().
  *
- * Return: the address of the bvec's data at bv_offset.
+ * Return: the address of the segment's data.
  */
-#define __bio_kmap_atomic(bio, idx, type)				\
+#define __bio_kmap_atomic(bio, iter, type)				\
 ({									\
-	struct bio_vec *__bv = &(bio)->bi_io_vec[idx];			\
+	struct bio_vec __bv = bio_iter_iovec((bio), (iter));		\
 									\
-	(char *)kmap_atomic(__bv->bv_page + __bv->bv_offset / PAGE_SIZE,\
-			    type) + offset_in_page(__bv->bv_offset);	\
+	(char *)kmap_atomic(__bv.bv_page, type) + __bv.bv_offset;	\
 })
 
 /**

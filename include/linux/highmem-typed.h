@@ -44,11 +44,27 @@ enum km_context {
 			 (unsigned int)(type) >= KM_TYPE_NR,		\
 			 "kmap_atomic: no such slot, use an enum km_type")
 
+/*
+ * The page behind an address from any kind of kmap, or a lowmem, vmalloc
+ * or module address; NULL for anything else. See mm/kmap_atomic_to_page.c.
+ */
+#ifdef CONFIG_HIGHMEM
+struct page *kmap_atomic_to_page(void *addr);
+#else
+static inline struct page *kmap_atomic_to_page(void *addr)
+{
+	if (is_vmalloc_or_module_addr(addr))
+		return vmalloc_to_page(addr);
+	return virt_addr_valid(addr) ? virt_to_page(addr) : NULL;
+}
+#endif
+
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
-struct page *kmap_atomic_to_page(void *addr);
+bool __kunmap_atomic_slot(const void *addr, enum km_type type);
+unsigned long kmap_atomic_reports(void);
 const char *kmap_atomic_slot_name(enum km_type type);
 enum km_context kmap_atomic_slot_context(enum km_type type);
 /*
@@ -60,8 +76,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn,
 bool __kunmap_atomic_debug(const void *addr, enum km_type type);
 
 /*
- * The fixmap address of slot @idx on @cpu: an enum km_type, or with
- * CONFIG_DEBUG_KMAP_ATOMIC one of the spares after KM_TYPE_NR.
+ * The fixmap address of slot @idx on @cpu: an enum km_type, or one of the
+ * KM_SPARE_SLOTS spares after KM_TYPE_NR.
  */
 static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 						  unsigned int idx)
@@ -102,14 +118,15 @@ static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
-	/* A misuse is reported there and changes nothing, counts included. */
-	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC) &&
-	    !__kunmap_atomic_debug(addr, type))
+	bool ok;
+
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
+		ok = __kunmap_atomic_debug(addr, type);
+	else
+		ok = __kunmap_atomic_slot(addr, type);
+	/* A misuse was reported there and changed nothing, counts included. */
+	if (!ok)
 		return;
-	/*
-	 * The slot's pte stays as it is: the next map of this slot on this
-	 * CPU rewrites it and flushes, and no other CPU uses the slot.
-	 */
 	pagefault_enable();
 	preempt_enable();
 }
@@ -146,9 +163,10 @@ static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 	__kunmap_atomic(addr);
 }
 
-static inline struct page *kmap_atomic_to_page(void *addr)
+/* No slots, no checks: nothing is reported. */
+static inline unsigned long kmap_atomic_reports(void)
 {
-	return kmap_to_page(addr);
+	return 0;
 }
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
@@ -161,7 +179,9 @@ static inline struct page *kmap_atomic_to_page(void *addr)
  * Written kmap_atomic_prot(page, type, prot). Never fails and never sleeps.
  * Disables preemption and page faults until kunmap_atomic(addr, type). A
  * lowmem page gives page_address() and uses no slot; a highmem page gets
- * the slot's pte and one TLB flush of that address on this CPU.
+ * the slot's pte, written into a pte that must be none. If it is not (the
+ * slot is in use on this CPU) or @type is no slot, that is reported once
+ * per call site and the page is mapped in a spare slot instead.
  *
  * Return: the kernel virtual address of @page.
  */
@@ -206,8 +226,13 @@ static inline struct page *kmap_atomic_to_page(void *addr)
  * @addr: any address inside the page that kmap_atomic() mapped
  * @type: the slot it was mapped in
  *
- * Written kunmap_atomic(addr, type). Enables page faults and preemption
- * again. Passing the page instead of the address does not compile.
+ * Written kunmap_atomic(addr, type). Clears the slot's pte and flushes that
+ * one address on this CPU, so that the old address faults from now on,
+ * then enables page faults and preemption again. A lowmem address (from a
+ * lowmem page, which used no slot) only does the latter, as in 2.6. An
+ * address that the slot does not map on this CPU is reported once per call
+ * site and changes nothing: no pte, and no preemption or page-fault count.
+ * Passing the page instead of the address does not compile.
  */
 #define kunmap_atomic_typed(addr, type)					\
 do {									\

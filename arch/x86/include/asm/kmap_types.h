@@ -4,16 +4,36 @@
 
 /*
  * x86-32 uses the generic slot list, enum km_type with its context table.
- * With CONFIG_KMAP_ATOMIC_SLOTS each slot is one fixmap page per CPU:
- * slot 'type' of CPU 'cpu' is
- * FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + type
- * (<asm/fixmap.h>). One list for every architecture keeps code that names
- * the slots portable.
+ * With CONFIG_KMAP_ATOMIC_SLOTS each slot is one fixmap page per CPU: slot
+ * 'idx' (an enum km_type, or a spare after KM_TYPE_NR) of CPU 'cpu' is
+ * FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + idx (<asm/fixmap.h>).
  */
+#include <linux/cache.h>
 #include <linux/threads.h>
+#include <asm/pgtable_types.h>
 #include <asm-generic/kmap_types.h>
+
+/*
+ * Each CPU writes only its own slots' ptes. Its block of ptes fills whole
+ * cache lines (64 bytes, or L1_CACHE_BYTES where that is larger), and the
+ * range starts on a line, so no two CPUs' ptes share a line.
+ */
+#define KM_PTE_LINE_BYTES	(L1_CACHE_BYTES > 64 ? L1_CACHE_BYTES : 64)
+#define KM_PTES_PER_LINE	(KM_PTE_LINE_BYTES / sizeof(pte_t))
+#define KM_SLOTS_PER_CPU						\
+	((KM_TYPE_NR + KM_SPARE_SLOTS + KM_PTES_PER_LINE - 1) /		\
+	 KM_PTES_PER_LINE * KM_PTES_PER_LINE)
 
 /* The fixmap pages the slots take: KM_SLOTS_PER_CPU per possible CPU. */
 #define KM_FIXMAP_PAGES		(KM_SLOTS_PER_CPU * NR_CPUS)
+
+/*
+ * The first slot's fixmap index, rounded up from @free, the first free
+ * index: FIXADDR_TOP is the last page of a page table (fixmap index 0 is
+ * its last pte), so an index that is a multiple of KM_PTES_PER_LINE
+ * starts a block on a cache line.
+ */
+#define KM_FIXMAP_BEGIN(free)						\
+	(((free) + KM_PTES_PER_LINE - 1) / KM_PTES_PER_LINE * KM_PTES_PER_LINE)
 
 #endif /* _ASM_X86_KMAP_TYPES_H */

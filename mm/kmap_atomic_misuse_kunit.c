@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the misuse that every kernel catches and survives, the
+ * release kernel included: a map into a slot in use, a type that is no
+ * slot at run time, an unmap of an address that the slot does not map,
+ * and more collisions than there are spare slots. Each misuse must be
+ * reported (kmap_atomic_reports() rises: by exactly one per misuse in
+ * release, by at least that with CONFIG_DEBUG_KMAP_ATOMIC, whose checks
+ * report instead), lose no data, and leave the preemption and page-fault
+ * counts as they were.
+ *
+ * The reports are bracketed on the console by KMAP-EXPECT-BEGIN/END lines.
+ * What is seen with preemption off is recorded and asserted afterwards: a
+ * failing expectation allocates.
+ */
+#include <kunit/test.h>
+#include <linux/highmem.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "kmap_atomic_kunit_pages.h"
+
+/*
+ * Read at run time, so that it compiles: a constant that is no slot does
+ * not (the compiler would fold a plain static that is never written).
+ */
+static unsigned int bad_slot = KM_TYPE_NR + 5;
+#define no_such_slot	READ_ONCE(bad_slot)
+
+struct counts {
+	int preempt, pagefault;
+	unsigned long reports;
+};
+
+static void counts_now(struct counts *c)
+{
+	c->preempt = preempt_count();
+	c->pagefault = current->pagefault_disabled;
+	c->reports = kmap_atomic_reports();
+}
+
+/* The reports between @a and @b: @n misuses, each reported at least once. */
+static void expect_reports(struct kunit *test, const struct counts *a,
+			   const struct counts *b, unsigned long n, const char *what)
+{
+	unsigned long rose = b->reports - a->reports;
+
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
+		KUNIT_EXPECT_GE_MSG(test, rose, n, "reports after %s", what);
+	else
+		KUNIT_EXPECT_EQ_MSG(test, rose, n, "reports after %s", what);
+}
+
+static void expect_same_counts(struct kunit *test, const struct counts *a,
+			       const struct counts *b, const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(test, b->preempt, a->preempt, "preempt_count() after %s", what);
+	KUNIT_EXPECT_EQ_MSG(test, b->pagefault, a->pagefault,
+			    "page-fault-disable count after %s", what);
+}
+
+static u32 seed_of(struct page *page)
+{
+	return 0x5eed0000 ^ page_to_pfn(page);
+}
+
+/* Write @page's seed in its first word, through a mapping of another kind. */
+static struct page *seeded(enum page_kind kind, unsigned int n)
+{
+	struct page *page = test_page(kind, n);
+	u32 *p = kmap_local_page(page);
+
+	*p = seed_of(page);
+	kunmap_local(p);
+	return page;
+}
+
+static bool is_spare(const void *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < KM_SPARE_SLOTS; i++)
+		if ((unsigned long)addr == kmap_atomic_slot_addr(smp_processor_id(), KM_TYPE_NR + i))
+			return true;
+	return false;
+}
+
+static bool faults(const void *addr)
+{
+	u32 word;
+
+	return copy_from_kernel_nofault(&word, addr, sizeof(word)) == -EFAULT;
+}
+
+/* KM_USER0 mapped twice: the second map gets a spare, both keep their page. */
+static void collision_gets_spare(struct kunit *test)
+{
+	struct counts before, after;
+	struct page *a, *b;
+	bool a_ok, b_ok, spare;
+	u32 *pa, *pb;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 0);
+	b = seeded(chunks[HIGHMEM_ABOVE_4G] ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G, 1);
+
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN collision\n");
+	pa = kmap_atomic(a, KM_USER0);
+	pb = kmap_atomic(b, KM_USER0);
+	spare = is_spare(pb);
+	a_ok = *pa == seed_of(a);
+	b_ok = *pb == seed_of(b);
+	/* The slot first: typed slots may be released in any order. */
+	kunmap_atomic(pa, KM_USER0);
+	kunmap_atomic(pb, KM_USER0);
+	pr_info("KMAP-EXPECT-END collision\n");
+	counts_now(&after);
+
+	KUNIT_EXPECT_PTR_NE_MSG(test, pa, pb, "the second map took the slot in use");
+	KUNIT_EXPECT_TRUE_MSG(test, spare, "the second map is not in one of this CPU's spares");
+	KUNIT_EXPECT_TRUE_MSG(test, a_ok, "the first mapping lost its page");
+	KUNIT_EXPECT_TRUE_MSG(test, b_ok, "the second mapping does not show its page");
+	expect_reports(test, &before, &after, 1, "a collision");
+	expect_same_counts(test, &before, &after, "both unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(pa), "the slot still maps a page after the unmap");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(pb), "the spare still maps a page after the unmap");
+}
+
+/* A type that is no slot, at run time: mapped safely in a spare. */
+static void bad_type_at_run_time(struct kunit *test)
+{
+	struct counts before, after;
+	bool ok, spare;
+	struct page *a;
+	u32 *p;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 2);
+
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN bad type\n");
+	p = kmap_atomic(a, no_such_slot);
+	spare = is_spare(p);
+	ok = *p == seed_of(a);
+	kunmap_atomic(p, no_such_slot);
+	pr_info("KMAP-EXPECT-END bad type\n");
+	counts_now(&after);
+
+	KUNIT_EXPECT_TRUE_MSG(test, spare, "slot %u is not given one of this CPU's spares",
+			      no_such_slot);
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "the mapping does not show its page");
+	expect_reports(test, &before, &after, 1, "a bad type");
+	expect_same_counts(test, &before, &after, "the unmap");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "the spare still maps a page after the unmap");
+}
+
+/* Unmaps that do not match what the slot maps, while KM_USER0 is held. */
+enum bad_unmap {
+	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
+	VMALLOC_ADDR, BAD_TYPE, BAD_UNMAP_NR
+};
+
+static const char * const bad_unmap_names[BAD_UNMAP_NR] = {
+	[LOCAL_ADDR] = "a kmap_local_page() address",
+	[UNTYPED_ADDR] = "a one-argument kmap_atomic() address",
+	[WRONG_TYPE] = "the wrong type (KM_USER1 for KM_USER0)",
+	[OTHER_CPU_SLOT] = "another CPU's KM_USER0 address",
+	[UNMAPPED_TWICE] = "KM_USER1 unmapped twice",
+	[VMALLOC_ADDR] = "a vmalloc address",
+	[BAD_TYPE] = "a slot number out of range",
+};
+
+static const enum bad_unmap bad_unmaps[] = {
+	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
+	VMALLOC_ADDR, BAD_TYPE,
+};
+
+static void bad_unmap_desc(const enum bad_unmap *c, char *desc)
+{
+	strscpy(desc, bad_unmap_names[*c], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bad_unmap, bad_unmaps, bad_unmap_desc);
+
+static void unmap_mismatch(struct kunit *test)
+{
+	enum bad_unmap c = *(const enum bad_unmap *)test->param_value;
+	struct counts before, held, misused, after;
+	struct page *a, *b;
+	void *other = NULL;
+	void *vm = NULL;
+	bool ok;
+	u32 *pa;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 3);
+	b = seeded(HIGHMEM_BELOW_4G, 4);
+	if (c == VMALLOC_ADDR) {
+		vm = vmalloc(PAGE_SIZE);
+		KUNIT_ASSERT_NOT_NULL(test, vm);
+	}
+
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN unmap of %s\n", bad_unmap_names[c]);
+	pa = kmap_atomic(a, KM_USER0);
+	switch (c) {
+	case LOCAL_ADDR:
+		other = kmap_local_page(b);
+		break;
+	case UNTYPED_ADDR:
+		other = kmap_atomic(b);
+		break;
+	case WRONG_TYPE:
+	case BAD_TYPE:
+		other = pa;
+		break;
+	case OTHER_CPU_SLOT:
+		other = (void *)kmap_atomic_slot_addr((smp_processor_id() + 1) % NR_CPUS, KM_USER0);
+		break;
+	case UNMAPPED_TWICE:
+		other = kmap_atomic(b, KM_USER1);
+		kunmap_atomic(other, KM_USER1);
+		break;
+	case VMALLOC_ADDR:
+		other = vm;
+		break;
+	case BAD_UNMAP_NR:
+		break;
+	}
+	counts_now(&held);
+	switch (c) {
+	case WRONG_TYPE:
+	case UNMAPPED_TWICE:
+		kunmap_atomic(other, KM_USER1);
+		break;
+	case BAD_TYPE:
+		kunmap_atomic(other, no_such_slot);
+		break;
+	default:
+		kunmap_atomic(other, KM_USER0);
+		break;
+	}
+	counts_now(&misused);
+	ok = *pa == seed_of(a);
+	if (c == LOCAL_ADDR)
+		kunmap_local(other);
+	else if (c == UNTYPED_ADDR)
+		kunmap_atomic(other);
+	kunmap_atomic(pa, KM_USER0);
+	pr_info("KMAP-EXPECT-END unmap of %s\n", bad_unmap_names[c]);
+	counts_now(&after);
+	vfree(vm);
+
+	expect_reports(test, &held, &misused, 1, bad_unmap_names[c]);
+	expect_same_counts(test, &held, &misused, bad_unmap_names[c]);
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "KM_USER0 lost its page after the unmap of %s",
+			      bad_unmap_names[c]);
+	expect_same_counts(test, &before, &after, "the real unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(pa), "KM_USER0 still maps a page after its unmap");
+}
+
+/*
+ * More collisions than spares: the slot, then every spare, then two
+ * kmap_local fallbacks, which the typed unmap takes in kmap_local's order
+ * only. Every mapping keeps its page throughout.
+ */
+#define OVERFLOW_MAPS	(1 + KM_SPARE_SLOTS + 2)
+
+static void spares_exhausted(struct kunit *test)
+{
+	struct counts before, mapped, refused, after;
+	struct page *pages[OVERFLOW_MAPS];
+	u32 *p[OVERFLOW_MAPS];
+	unsigned int i, bad = 0, first_fallback = OVERFLOW_MAPS - 2;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	for (i = 0; i < OVERFLOW_MAPS; i++)
+		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
+
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN spares exhausted\n");
+	for (i = 0; i < OVERFLOW_MAPS; i++)
+		p[i] = kmap_atomic(pages[i], KM_USER0);
+	counts_now(&mapped);
+	/* The first fallback is under the second on kmap_local's stack. */
+	kunmap_atomic(p[first_fallback], KM_USER0);
+	counts_now(&refused);
+	for (i = 0; i < OVERFLOW_MAPS; i++)
+		bad += *p[i] != seed_of(pages[i]);
+	for (i = OVERFLOW_MAPS; i-- > 0;)
+		kunmap_atomic(p[i], KM_USER0);
+	pr_info("KMAP-EXPECT-END spares exhausted\n");
+	counts_now(&after);
+
+	expect_reports(test, &before, &mapped, OVERFLOW_MAPS - 1, "the collisions");
+	expect_reports(test, &mapped, &refused, 1, "a fallback unmapped out of order");
+	expect_same_counts(test, &mapped, &refused, "a fallback unmapped out of order");
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
+	expect_same_counts(test, &before, &after, "every unmap in reverse order");
+	for (i = 0; i < OVERFLOW_MAPS; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, faults(p[i]), "mapping %u is still there after its unmap",
+				      i);
+}
+
+/* A lowmem address takes 2.6's path: any lowmem pointer unmaps the slot. */
+static void lowmem_unmap_of_another_pointer(struct kunit *test)
+{
+	struct counts before, after;
+	struct page *low = seeded(LOWMEM, 0);
+	void *slab = kunit_kmalloc(test, 64, GFP_KERNEL);
+	u32 *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	counts_now(&before);
+	p = kmap_atomic(low, KM_USER1);
+	kunmap_atomic(slab, KM_USER1);
+	counts_now(&after);
+
+	KUNIT_EXPECT_PTR_EQ(test, (void *)p, page_address(low));
+	expect_reports(test, &before, &after, 0, "a lowmem map and another lowmem unmap");
+	expect_same_counts(test, &before, &after, "a lowmem map and another lowmem unmap");
+}
+
+static struct kunit_case kmap_atomic_misuse_cases[] = {
+	KUNIT_CASE(collision_gets_spare),
+	KUNIT_CASE(bad_type_at_run_time),
+	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
+	KUNIT_CASE(spares_exhausted),
+	KUNIT_CASE(lowmem_unmap_of_another_pointer),
+	{}
+};
+
+static struct kunit_suite kmap_atomic_misuse_suite = {
+	.name = "kmap_atomic_misuse",
+	.suite_init = test_chunks_get,
+	.suite_exit = test_chunks_put,
+	.test_cases = kmap_atomic_misuse_cases,
+};
+
+kunit_test_suite(kmap_atomic_misuse_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the misuse of typed atomic kmaps caught in every kernel");
+MODULE_LICENSE("GPL");
