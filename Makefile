@@ -167,12 +167,12 @@ kunit: tree
 	@echo "  KUNIT   in $$(scripts/tree-path.sh $(B)): $(KUNIT_PY) --build_dir=$(B)/kunit --jobs=$(JOBS)"
 	@cd "$(TREE)" && $(KUNIT_PY) --build_dir=$(B)/kunit --jobs=$(JOBS) --timeout=$(TIMEOUT)
 
-# make modules M=dir   build the out-of-tree module in dir against the debug kernel
-modules: FLAVOR := debug
+# make modules M=dir   build the out-of-tree module in dir against FLAVOR's
+#                      kernel (debug by default; FLAVOR=release for the one users ship)
 modules: kernel
 	@test -n "$(M)" || { echo "modules: say which module to build: make modules M=<dir>"; exit 1; }
 	@test -f "$(M)/Kbuild" -o -f "$(M)/Makefile" || { echo "modules: $(M) has no Kbuild or Makefile: it is not a kernel module folder"; exit 1; }
-	@echo "  MODULES $(M)"
+	@echo "  MODULES $(M) against build/$(KDIR)"
 	@+$(KMAKE) -s M=$(abspath $(M)) modules
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)

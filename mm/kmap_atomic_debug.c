@@ -37,6 +37,7 @@ struct holder {
 	unsigned long addr;		/* page address that the map returned */
 	u8 ctx;
 	u8 type;			/* the slot asked for; KM_TYPE_NR if invalid */
+	bool pte;			/* set a pte (not a lowmem page_address()) */
 };
 
 struct kmap_cpu {
@@ -143,8 +144,24 @@ static void release(struct kmap_cpu *kc, unsigned int idx)
 {
 	struct holder *h = &kc->slot[idx];
 
-	kmap_atomic_clear_idx(idx);
+	if (h->pte)
+		kmap_atomic_clear_idx(idx);
 	h->ctx = FREE;
+}
+
+static bool is_lowmem_addr(unsigned long addr)
+{
+	return addr >= PAGE_OFFSET && addr < (unsigned long)high_memory;
+}
+
+/*
+ * Does an unmap of @base match what @h holds? A lowmem map used no slot,
+ * and 2.6 let any lowmem address unmap it (real code mapped one lowmem
+ * page and unmapped a pointer to another): so does this.
+ */
+static bool unmaps_holder(const struct holder *h, unsigned long base)
+{
+	return h->pte ? h->addr == base : is_lowmem_addr(base);
 }
 
 /**
@@ -176,10 +193,10 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
 	if ((unsigned int)type >= KM_TYPE_NR) {
+		idx = find_spare(kc);
 		kmap_report(INVALID_TYPE,
-			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d)%s",
-			    (void *)ip, type, KM_TYPE_NR,
-			    page && !PageHighMem(page) ? "" : ": given a spare slot");
+			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given %s",
+			    (void *)ip, type, KM_TYPE_NR, slot_name(idx));
 	} else {
 		check_context(type, ctx, irqs_off, ip);
 		kc->maps[type]++;
@@ -187,15 +204,6 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 			kc->high[type]++;
 		if (PFN_PHYS(pfn) >= SZ_4G)
 			kc->above_4g[type]++;
-	}
-	if (page && !PageHighMem(page)) {
-		/* 2.6's rule: a lowmem page uses no slot, so nobody holds one. */
-		local_irq_restore(flags);
-		return lowmem_page_address(page);
-	}
-	if ((unsigned int)type >= KM_TYPE_NR) {
-		idx = find_spare(kc);
-	} else {
 		h = &kc->slot[type];
 		if (h->ctx != FREE) {
 			kc->collisions[type]++;
@@ -220,7 +228,11 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	}
 
 	h = &kc->slot[idx];
-	addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
+	h->pte = !page || PageHighMem(page);
+	if (h->pte)
+		addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
+	else
+		addr = lowmem_page_address(page);
 	h->ip = ip;
 	h->task = current;
 	h->pfn = pfn;
@@ -252,10 +264,6 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned int cpu, i;
 	bool ok = false;
 
-	/* 2.6's rule: a lowmem address used no slot, whatever it points at. */
-	if (base >= PAGE_OFFSET && base < (unsigned long)high_memory)
-		return true;
-
 	local_irq_save(flags);
 	/* A collision that found no spare slot, and only that. */
 	switch (kmap_atomic_fallback_unmap(addr)) {
@@ -273,7 +281,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	cpu = smp_processor_id();
 	for (i = KM_TYPE_NR; i < KM_SLOTS_PER_CPU; i++) {
 		h = &kc->slot[i];
-		if (held_by_current(h, ctx) && h->addr == base &&
+		if (held_by_current(h, ctx) && unmaps_holder(h, base) &&
 		    (h->type == type || (unsigned int)type >= KM_TYPE_NR)) {
 			release(kc, i);
 			ok = true;
@@ -289,7 +297,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 
 	h = &kc->slot[type];
 	for (i = 0; h->ctx == FREE && i < KM_TYPE_NR; i++) {
-		if (held_by_current(&kc->slot[i], ctx) && kc->slot[i].addr == base) {
+		if (held_by_current(&kc->slot[i], ctx) && kc->slot[i].pte &&
+		    kc->slot[i].addr == base) {
 			kmap_report(WRONG_ADDRESS,
 				    "%pS unmaps %p from %s, but it is mapped in %s (the wrong type?): nothing changed",
 				    (void *)ip, addr, kmap_atomic_slot_name(type),
@@ -301,7 +310,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		kmap_report(NOT_HELD,
 			    "%pS unmaps %p from %s, which CPU%u does not hold (unmapped twice?): nothing changed",
 			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu);
-	else if (h->addr != base)
+	else if (!unmaps_holder(h, base))
 		kmap_report(WRONG_ADDRESS,
 			    "%pS unmaps %p from %s, but CPU%u's %s maps %p for %pS (%s): nothing changed",
 			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu,

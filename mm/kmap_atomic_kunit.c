@@ -296,7 +296,7 @@ static int other_maps_on_cpu0(void *arg)
 	} else {
 		m->local_at_first_slot = (unsigned long)m->local == first;
 		m->first_slot_page = m->local_page;
-		pr_info("KMAP-EXPECT-BEGIN kmap_to_page() warns once on a kmap_local address\n");
+		pr_info("KMAP-EXPECT-BEGIN kmap_to_page() warns once on a kmap_local address [reports: at mm/highmem\\.c:[0-9]+ __kmap_to_page]\n");
 		m->upstream_first_slot_page = kmap_to_page(m->local);
 		pr_info("KMAP-EXPECT-END kmap_to_page() warns once on a kmap_local address\n");
 	}

@@ -9,6 +9,12 @@ expects. Prints each failure with its log excerpt, then a last line
 
 A test that provokes a report on purpose brackets it with the lines
 "KMAP-EXPECT-BEGIN <what>" and "KMAP-EXPECT-END <what>" on the console.
+A bracket excuses only the reports it expects: by default the series' own
+("kmap_atomic: ..." or "bvec_kmap_irq: ..." as the report's message or
+title); a bracket that expects another kind names it, as a regular
+expression matched against the report's title and the three lines before
+it, at the end of its BEGIN line: "KMAP-EXPECT-BEGIN <what> [reports: RE]".
+Any other report inside a bracket fails like one outside.
 
 Further KTAP files (results of checks run on the host) are counted too.
 
@@ -26,7 +32,10 @@ PLAN = re.compile(r'^1\.\.(\d+)')
 RESULT = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$')
 REPORT = re.compile(r'(WARNING:|BUG:|Oops[: ]|Kernel panic|general protection fault'
                     r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off)')
-EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*)$')
+EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*?)(?: \[reports: (.*)\])?$')
+OWN_REPORTS = r'^(kmap_atomic|bvec_kmap_irq): '
+STAMP = re.compile(r'^\[[ 0-9.]+\] ')
+MESSAGE_LINES = 3       # a WARN's message comes just before its title
 EXIT = re.compile(r'^KMAP-HARNESS-EXIT: (\d+)$')
 EXCERPT_LINES = 40
 END_TRACE = re.compile(r'---\[ end trace')
@@ -121,14 +130,22 @@ class Summary:
                 self.result(depth, m, i)
         self.pop_deeper(-1, len(self.lines), 'the log ends')
 
+    def expected(self, brackets, i):
+        """Does an open bracket expect the report whose title is line i?"""
+        text = [STAMP.sub('', l) for l in self.lines[max(0, i - MESSAGE_LINES):i + 1]]
+        return any(re.search(rx, l) for rx in brackets.values() for l in text)
+
     def reports(self):
-        """Kernel reports outside the regions tests declared."""
-        expected = 0
+        """Kernel reports that no open bracket expects."""
+        brackets = {}          # what -> the regular expression it expects
         inside = None          # the line where the report being read began
         for i, line in enumerate(self.lines):
             if m := EXPECT.search(line):
-                expected += 1 if m.group(1) == 'BEGIN' else -1
-                expected = max(expected, 0)
+                what = m.group(2).strip()
+                if m.group(1) == 'BEGIN':
+                    brackets[what] = m.group(3) or OWN_REPORTS
+                else:
+                    brackets.pop(what, None)
                 continue
             if inside is not None and (END_TRACE.search(line) or RULE.match(line)
                                        or i - inside > REPORT_LINES):
@@ -138,8 +155,10 @@ class Summary:
             # (a might_sleep() report has no end-of-trace line).
             if REPORT.search(line) and (inside is None or TITLE.match(line)):
                 inside = i
-                if expected == 0:
-                    self.fail(f'console: unexpected kernel report: {line.strip()}', i - 5, i + 25)
+                if not self.expected(brackets, i):
+                    where = f' (inside the bracket of {", ".join(brackets)})' if brackets else ''
+                    self.fail(f'console: unexpected kernel report{where}: {line.strip()}',
+                              i - 5, i + 25)
 
     def harness_exit(self):
         codes = [int(m.group(1)) for line in self.lines if (m := EXIT.match(line.strip()))]

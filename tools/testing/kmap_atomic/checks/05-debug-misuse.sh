@@ -63,7 +63,7 @@ LIST
 # Taking a mutex holding KM_USER0: CONFIG_DEBUG_ATOMIC_SLEEP reports it
 # (at most once a second), naming the function in its backtrace.
 sleep 1
-echo "KMAP-EXPECT-BEGIN misuse sleep_while_mapped" >/dev/kmsg
+echo "KMAP-EXPECT-BEGIN misuse sleep_while_mapped [reports: ^BUG: sleeping function called from invalid context]" >/dev/kmsg
 echo 1 >$m/sleep_while_mapped || { echo "sleep_while_mapped: the write failed"; failed=1; }
 echo "KMAP-EXPECT-END misuse sleep_while_mapped" >/dev/kmsg
 report=$(dmesg | sed -n '/KMAP-EXPECT-BEGIN misuse sleep_while_mapped/,/KMAP-EXPECT-END misuse sleep_while_mapped/p')

@@ -12,7 +12,7 @@ grep -q 'debug_locks: *1$' $s ||
 	{ echo "lockdep has turned itself off (debug_locks: 0): its first report is above"; exit 1; }
 m=/harness/extra/test_ubsan.ko
 [ -f $m ] || { echo "no $m: is CONFIG_TEST_UBSAN=m in this kernel?"; exit 1; }
-echo "KMAP-EXPECT-BEGIN checkers test_ubsan" >/dev/kmsg
+echo "KMAP-EXPECT-BEGIN checkers test_ubsan [reports: ^UBSAN: ]" >/dev/kmsg
 insmod $m
 echo "KMAP-EXPECT-END checkers test_ubsan" >/dev/kmsg
 rmmod test_ubsan
