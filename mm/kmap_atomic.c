@@ -30,13 +30,30 @@
 
 #include "kmap_atomic.h"
 
+/*
+ * The hooks kmap_local uses around a slot's pte (mm/highmem.c): after the
+ * map (paravirt's lazy MMU mode) and after the unmap (the one-address TLB
+ * flush, which an architecture must have: nothing stays mapped).
+ */
+#ifndef arch_kmap_local_post_map
+#define arch_kmap_local_post_map(vaddr, pteval)	do { } while (0)
+#endif
 #ifndef arch_kmap_local_post_unmap
-#define arch_kmap_local_post_unmap(vaddr)	do { } while (0)
+#error "typed atomic kmaps need arch_kmap_local_post_unmap(), the flush after an unmap"
+#endif
+/* kmap_local_top() below reads kmap_local's stack with its default index. */
+#ifdef arch_kmap_local_map_idx
+#error "kmap_local_top() assumes the default kmap_local_calc_idx()"
 #endif
 
-/* No two CPUs' ptes in one cache line: see <asm/kmap_types.h>. */
+/*
+ * No two CPUs' ptes in one cache line, and each CPU's in one page table:
+ * whole lines per CPU, blocks that divide a page table, aligned ones
+ * (FIXADDR_TOP is the last page of a page table).
+ */
 static_assert(KM_SLOTS_PER_CPU * sizeof(pte_t) % KM_PTE_LINE_BYTES == 0);
-static_assert(FIX_KMAP_ATOMIC_BEGIN % KM_PTES_PER_LINE == 0);
+static_assert(PTRS_PER_PTE % KM_SLOTS_PER_CPU == 0);
+static_assert(FIX_KMAP_ATOMIC_BEGIN % KM_SLOTS_PER_CPU == 0);
 
 static const struct {
 	const char *name;
@@ -64,10 +81,16 @@ struct kmap_atomic_cpu {
 	 * one pte page, so the ptes are not assumed to be contiguous.
 	 */
 	pte_t *ptes[KM_SLOTS_PER_CPU];
-	/* The type each spare was given for; valid while its pte is set. */
+	/*
+	 * The type each spare was given for (KM_TYPE_NR for a type that is no
+	 * slot); valid while its pte is set.
+	 */
 	unsigned int spare_type[KM_SPARE_SLOTS];
-	/* kmap_local addresses handed out when every spare was in use. */
-	unsigned long fallback[KM_SPARE_SLOTS];
+	/*
+	 * kmap_local addresses handed out when every spare was in use: there
+	 * can be no more than kmap_local has slots.
+	 */
+	unsigned long fallback[KM_MAX_IDX];
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
@@ -90,10 +113,13 @@ EXPORT_SYMBOL(kmap_atomic_slot_name);
  * kmap_atomic_slot_context - the context a slot is reserved for
  * @type: the slot; must be below KM_TYPE_NR
  *
- * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ or KM_CTX_IRQ (see <asm/kmap_types.h>).
+ * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ or KM_CTX_IRQ (see <asm/kmap_types.h>);
+ * KM_CTX_IRQ, the strictest, after a warning for a @type that is no slot.
  */
 enum km_context kmap_atomic_slot_context(enum km_type type)
 {
+	if (WARN_ON_ONCE((unsigned int)type >= KM_TYPE_NR))
+		return KM_CTX_IRQ;
 	return kmap_atomic_slots[type].context;
 }
 EXPORT_SYMBOL(kmap_atomic_slot_context);
@@ -172,12 +198,32 @@ static unsigned long slot_addr(unsigned int idx)
 	return kmap_atomic_slot_addr(smp_processor_id(), idx);
 }
 
-/* Map @pfn in slot @idx of this CPU, whose pte is none; preemption is off. */
+/*
+ * Set a none pte, unless something on this CPU got there first: an
+ * interrupt or NMI that took the slot between a check and a plain write.
+ * Only this CPU writes its slots' ptes, so no LOCK prefix is needed; the
+ * whole pte is written at once, never in PAE's two halves.
+ */
+static bool claim_none_pte(pte_t *ptep, pte_t pte)
+{
+	if (sizeof(pte_t) == sizeof(u64))
+		return cmpxchg64_local((u64 *)ptep, 0, pte_val(pte)) == 0;
+	return cmpxchg_local((unsigned long *)ptep, 0, (unsigned long)pte_val(pte)) == 0;
+}
+
+/*
+ * Map @pfn in slot @idx of this CPU if its pte is none; preemption is off.
+ * Return: the slot's address, or 0 if the slot is in use.
+ */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
-	/* Into a none pte, so PAE's two-half write is never seen half done. */
-	set_pte(slot_pte(idx), pfn_pte(pfn, prot));
-	return slot_addr(idx);
+	unsigned long vaddr = slot_addr(idx);
+	pte_t pte = pfn_pte(pfn, prot);
+
+	if (!claim_none_pte(slot_pte(idx), pte))
+		return 0;
+	arch_kmap_local_post_map(vaddr, pte);
+	return vaddr;
 }
 
 /* Unmap slot @idx of this CPU, so that its address faults from now on. */
@@ -187,14 +233,6 @@ void kmap_atomic_clear_idx(unsigned int idx)
 
 	pte_clear(&init_mm, vaddr, slot_pte(idx));
 	arch_kmap_local_post_unmap(vaddr);
-}
-
-/* Set a none pte, unless something on this CPU got there first. */
-static bool claim_none_pte(pte_t *ptep, pte_t pte)
-{
-	if (sizeof(pte_t) == sizeof(u64))
-		return cmpxchg64((u64 *)ptep, 0, pte_val(pte)) == 0;
-	return cmpxchg((unsigned long *)ptep, 0, (unsigned long)pte_val(pte)) == 0;
 }
 
 static bool is_lowmem_addr(unsigned long vaddr)
@@ -218,19 +256,20 @@ static unsigned long kmap_local_top(void)
 
 /*
  * With every spare in use, a misuse is mapped with kmap_local, and the
- * address noted so that the typed unmap knows it; that unmap is taken
- * only in kmap_local's order. Return: whether the address was noted.
+ * address noted so that the typed unmap knows it; that unmap is taken only
+ * in kmap_local's order. There is room to note as many as kmap_local can
+ * map. Not for NMIs: kmap_local's stack is the interrupted task's.
  */
-bool kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, void **addr)
+void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	void *addr = __kmap_local_pfn_prot(pfn, prot);
 	unsigned int i;
 
-	*addr = __kmap_local_pfn_prot(pfn, prot);
-	for (i = 0; i < KM_SPARE_SLOTS; i++)
-		if (!kc->fallback[i] && !cmpxchg(&kc->fallback[i], 0, (unsigned long)*addr))
-			return true;
-	return false;
+	for (i = 0; i < ARRAY_SIZE(kc->fallback); i++)
+		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr))
+			break;
+	return addr;
 }
 
 /*
@@ -244,7 +283,7 @@ int kmap_atomic_fallback_unmap(const void *addr)
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	unsigned int i;
 
-	for (i = 0; vaddr && i < KM_SPARE_SLOTS; i++) {
+	for (i = 0; vaddr && i < ARRAY_SIZE(kc->fallback); i++) {
 		if ((kc->fallback[i] & PAGE_MASK) != vaddr)
 			continue;
 		if (vaddr != kmap_local_top())
@@ -257,26 +296,25 @@ int kmap_atomic_fallback_unmap(const void *addr)
 }
 
 /*
- * A collision or a bad type: map in a spare, claimed with cmpxchg on its
- * pte so that an interrupt or NMI on this CPU cannot take the same one,
- * else in a kmap_local fallback.
+ * A collision or a bad type: map in a spare, claimed on its pte so that an
+ * interrupt or NMI on this CPU cannot take the same one, else in a
+ * kmap_local fallback. The last spare is kept for NMIs, which must never
+ * need the fallback: kmap_local's stack is the interrupted task's.
  */
 static noinline void *map_misused(unsigned long pfn, enum km_type type,
 				  pgprot_t prot, unsigned long ip)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned int cpu = smp_processor_id(), i;
-	pte_t pte = pfn_pte(pfn, prot);
+	unsigned int spares = in_nmi() ? KM_SPARE_SLOTS : KM_SPARE_SLOTS - 1;
 	unsigned long vaddr;
 	void *addr;
 
-	for (i = 0; i < KM_SPARE_SLOTS; i++) {
-		pte_t *ptep = slot_pte(KM_TYPE_NR + i);
-
-		if (!pte_none(ptep_get(ptep)) || !claim_none_pte(ptep, pte))
+	for (i = 0; i < spares; i++) {
+		vaddr = kmap_atomic_map_idx(KM_TYPE_NR + i, pfn, prot);
+		if (!vaddr)
 			continue;
-		kc->spare_type[i] = type;
-		vaddr = slot_addr(KM_TYPE_NR + i);
+		kc->spare_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
 		if ((unsigned int)type >= KM_TYPE_NR)
 			report(ip, "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
 			       (void *)ip, type, KM_TYPE_NR, i, cpu);
@@ -286,12 +324,15 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		return (void *)vaddr;
 	}
 
-	if (kmap_atomic_fallback_map(pfn, prot, &addr))
-		report(ip, "%pS maps %s on CPU%u, which has all %d spares in use: mapped with kmap_local; unmap in reverse order",
-		       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS);
-	else
-		report(ip, "%pS maps %s on CPU%u, which has all %d spares and fallbacks in use: mapped with kmap_local, which the typed unmap will refuse",
-		       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS);
+	if (in_nmi()) {
+		/* An NMI that misused twice: nothing is left that it may take. */
+		report(ip, "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
+		       (void *)ip, kmap_atomic_slot_name(type), cpu);
+		return NULL;
+	}
+	addr = kmap_atomic_fallback_map(pfn, prot);
+	report(ip, "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
+	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - 1);
 	return addr;
 }
 
@@ -311,9 +352,13 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
 	unsigned int idx = type;
+	unsigned long vaddr;
 
-	if (likely(idx < KM_TYPE_NR && pte_none(ptep_get(slot_pte(idx)))))
-		return (void *)kmap_atomic_map_idx(idx, pfn, prot);
+	if (likely(idx < KM_TYPE_NR)) {
+		vaddr = kmap_atomic_map_idx(idx, pfn, prot);
+		if (likely(vaddr))
+			return (void *)vaddr;
+	}
 	return map_misused(pfn, type, prot, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
@@ -366,7 +411,7 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		if (vaddr != slot_addr(KM_TYPE_NR + i) ||
 		    pte_none(ptep_get(slot_pte(KM_TYPE_NR + i))))
 			continue;
-		if (kc->spare_type[i] != type) {
+		if (kc->spare_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
 			report(ip, "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
 			       (void *)ip, addr, kmap_atomic_slot_name(type), i,
 			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
@@ -404,19 +449,27 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	unsigned int idx = type;
+	bool ok = true;
 	pte_t *ptep;
 
+	/*
+	 * Preemption is off if a map is held; a misused unmap may come with
+	 * it on, and must not move to another CPU between check and clear.
+	 */
+	preempt_disable();
 	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
 		ptep = slot_pte(idx);
 		if (likely(!pte_none(ptep_get(ptep)))) {
 			pte_clear(&init_mm, vaddr, ptep);
 			arch_kmap_local_post_unmap(vaddr);
-			return true;
+			goto out;
 		}
 	}
 	/* 2.6's rule: a lowmem address used no slot, whatever it points at. */
-	if (is_lowmem_addr(vaddr))
-		return true;
-	return unmap_misused(addr, type, _RET_IP_);
+	if (!is_lowmem_addr(vaddr))
+		ok = unmap_misused(addr, type, _RET_IP_);
+out:
+	preempt_enable_no_resched();
+	return ok;
 }
 EXPORT_SYMBOL(__kunmap_atomic_slot);

@@ -30,6 +30,9 @@ static const char * const ctx_names[] = {
 	[HARDIRQ] = "hard interrupt", [NMI] = "NMI",
 };
 
+/* The named slots and the spares; the rest of a CPU's block is padding. */
+#define KM_SLOTS_USED	(KM_TYPE_NR + KM_SPARE_SLOTS)
+
 struct holder {
 	unsigned long ip;		/* the kmap_atomic() call site */
 	struct task_struct *task;	/* for TASK */
@@ -41,7 +44,7 @@ struct holder {
 };
 
 struct kmap_cpu {
-	struct holder slot[KM_SLOTS_PER_CPU];	/* the spares follow KM_TYPE_NR */
+	struct holder slot[KM_SLOTS_USED];	/* the spares follow KM_TYPE_NR */
 	unsigned long maps[KM_TYPE_NR];
 	unsigned long high[KM_TYPE_NR];		/* maps of highmem pages */
 	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
@@ -134,7 +137,7 @@ static unsigned int find_spare(struct kmap_cpu *kc)
 {
 	unsigned int i;
 
-	for (i = KM_TYPE_NR; i < KM_SLOTS_PER_CPU; i++)
+	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++)
 		if (kc->slot[i].ctx == FREE)
 			return i;
 	return NO_SLOT;
@@ -217,22 +220,30 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	}
 	if (idx == NO_SLOT) {
 		/* Never overwrite a holder: fall back to kmap_local's slots. */
-		bool noted = kmap_atomic_fallback_map(pfn, prot, &addr);
-
+		addr = kmap_atomic_fallback_map(pfn, prot);
 		kmap_report(NO_SPARE,
-			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead%s",
-			    cpu, (void *)ip, noted ? "; unmap in reverse order" :
-			    ", which the typed unmap will refuse");
+			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead; unmap in reverse order",
+			    cpu, (void *)ip);
 		local_irq_restore(flags);
 		return addr;
 	}
 
 	h = &kc->slot[idx];
 	h->pte = !page || PageHighMem(page);
-	if (h->pte)
+	if (h->pte) {
 		addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
-	else
+		if (unlikely(!addr)) {
+			/* Free by the record, in use by its pte: an NMI, which is not recorded. */
+			kmap_report(COLLISION,
+				    "%s on CPU%u is in use by a context these checks do not record (an NMI?); %pS is mapped with kmap_local",
+				    slot_name(idx), cpu, (void *)ip);
+			addr = kmap_atomic_fallback_map(pfn, prot);
+			local_irq_restore(flags);
+			return addr;
+		}
+	} else {
 		addr = lowmem_page_address(page);
+	}
 	h->ip = ip;
 	h->task = current;
 	h->pfn = pfn;
@@ -279,10 +290,10 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	}
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
-	for (i = KM_TYPE_NR; i < KM_SLOTS_PER_CPU; i++) {
+	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++) {
 		h = &kc->slot[i];
 		if (held_by_current(h, ctx) && unmaps_holder(h, base) &&
-		    (h->type == type || (unsigned int)type >= KM_TYPE_NR)) {
+		    h->type == min_t(unsigned int, type, KM_TYPE_NR)) {
 			release(kc, i);
 			ok = true;
 			goto out;
@@ -353,7 +364,7 @@ void kmap_atomic_check_leaks(void)
 
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
-	for (i = 0; i < KM_SLOTS_PER_CPU; i++) {
+	for (i = 0; i < KM_SLOTS_USED; i++) {
 		h = &kc->slot[i];
 		if (!held_by_current(h, ctx))
 			continue;
@@ -379,7 +390,7 @@ static int slots_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu) {
 		struct kmap_cpu *kc = per_cpu_ptr(&kmap_cpu, cpu);
 
-		for (i = 0; i < KM_SLOTS_PER_CPU; i++) {
+		for (i = 0; i < KM_SLOTS_USED; i++) {
 			/* A snapshot: the holder may change as we print. */
 			struct holder h = kc->slot[i];
 

@@ -39,7 +39,7 @@ static __always_inline char *bvec_kmap_irq(struct bio_vec *bvec, unsigned long *
 	unsigned int offset = offset_in_page(bvec->bv_offset);
 
 	local_irq_save(*flags);
-	if (WARN_ONCE(offset + bvec->bv_len > PAGE_SIZE,
+	if (WARN_ONCE(bvec->bv_len > PAGE_SIZE - offset,
 		      "bvec_kmap_irq: %pS maps a bvec of %u bytes at offset %u, which crosses a page: refused (map it by bio_for_each_segment())\n",
 		      (void *)_THIS_IP_, bvec->bv_len, offset))
 		return NULL;

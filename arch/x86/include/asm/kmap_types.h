@@ -30,10 +30,11 @@
 /*
  * The first slot's fixmap index, rounded up from @free, the first free
  * index: FIXADDR_TOP is the last page of a page table (fixmap index 0 is
- * its last pte), so an index that is a multiple of KM_PTES_PER_LINE
- * starts a block on a cache line.
+ * its last pte), so with an index that is a multiple of KM_SLOTS_PER_CPU
+ * (which divides PTRS_PER_PTE) each CPU's block starts on a cache line and
+ * lies in one page table.
  */
 #define KM_FIXMAP_BEGIN(free)						\
-	(((free) + KM_PTES_PER_LINE - 1) / KM_PTES_PER_LINE * KM_PTES_PER_LINE)
+	(((free) + KM_SLOTS_PER_CPU - 1) / KM_SLOTS_PER_CPU * KM_SLOTS_PER_CPU)
 
 #endif /* _ASM_X86_KMAP_TYPES_H */

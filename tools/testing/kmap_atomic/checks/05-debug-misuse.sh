@@ -7,10 +7,12 @@ r=/sys/kernel/debug/kmap_atomic/reports
 if [ ! -d $m ]; then
 	echo "kmap_atomic_misuse.ko is not loaded"
 	case $FLAVOR in release*)
-		echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite" ;;
+		echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite"
+		exit 4 ;;
 	esac
-	grep -q '^HighTotal:' /proc/meminfo ||
-		echo "no samples without HIGHMEM: they need the typed slots (CONFIG_KMAP_ATOMIC_SLOTS)"
+	# A debug kernel with highmem has the slots, and so the sample.
+	grep -q '^HighTotal:' /proc/meminfo && { echo "is CONFIG_SAMPLE_KMAP_ATOMIC_MISUSE=m?"; exit 1; }
+	echo "no samples without HIGHMEM: they need the typed slots (CONFIG_KMAP_ATOMIC_SLOTS)"
 	exit 4
 fi
 [ -r $r ] || { echo "no $r: is CONFIG_DEBUG_KMAP_ATOMIC on?"; exit 1; }
