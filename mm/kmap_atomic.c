@@ -316,22 +316,26 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 			continue;
 		kc->spare_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
 		if ((unsigned int)type >= KM_TYPE_NR)
-			report(ip, "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
+			report(ip,
+			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
 			       (void *)ip, type, KM_TYPE_NR, i, cpu);
 		else
-			report(ip, "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
+			report(ip,
+			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
 			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
 		return (void *)vaddr;
 	}
 
 	if (in_nmi()) {
 		/* An NMI that misused twice: nothing is left that it may take. */
-		report(ip, "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
+		report(ip,
+		       "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
 		       (void *)ip, kmap_atomic_slot_name(type), cpu);
 		return NULL;
 	}
 	addr = kmap_atomic_fallback_map(pfn, prot);
-	report(ip, "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
+	report(ip,
+	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
 	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - 1);
 	return addr;
 }

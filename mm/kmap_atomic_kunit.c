@@ -378,7 +378,8 @@ static void to_page_other_addresses(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, vdata_ok, "a vmalloc address: page %p does not hold its data",
 			      vpage);
 	KUNIT_EXPECT_TRUE_MSG(test, text_ok, "a %s text address: page %p does not hold the code",
-			      IS_MODULE(CONFIG_KMAP_ATOMIC_KUNIT_TEST) ? "module" : "kernel", tpage);
+			      IS_MODULE(CONFIG_KMAP_ATOMIC_KUNIT_TEST) ? "module" : "kernel",
+			      tpage);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, user_page, NULL, "a user address");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, unmapped_page, NULL, "a slot that maps nothing");
 }

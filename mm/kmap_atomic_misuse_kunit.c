@@ -14,6 +14,7 @@
  * failing expectation allocates.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/highmem.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -79,8 +80,10 @@ static bool is_spare(const void *addr)
 {
 	unsigned int i;
 
+	unsigned int cpu = smp_processor_id();
+
 	for (i = 0; i < KM_SPARE_SLOTS; i++)
-		if ((unsigned long)addr == kmap_atomic_slot_addr(smp_processor_id(), KM_TYPE_NR + i))
+		if ((unsigned long)addr == kmap_atomic_slot_addr(cpu, KM_TYPE_NR + i))
 			return true;
 	return false;
 }
@@ -183,6 +186,14 @@ static void bad_unmap_desc(const enum bad_unmap *c, char *desc)
 
 KUNIT_ARRAY_PARAM(bad_unmap, bad_unmaps, bad_unmap_desc);
 
+/* A possible CPU that is not this one (there is one: see the skip). */
+static unsigned int other_cpu(void)
+{
+	unsigned int cpu = cpumask_next(smp_processor_id(), cpu_possible_mask);
+
+	return cpu < nr_cpu_ids ? cpu : cpumask_first(cpu_possible_mask);
+}
+
 static void unmap_mismatch(struct kunit *test)
 {
 	enum bad_unmap c = *(const enum bad_unmap *)test->param_value;
@@ -194,8 +205,8 @@ static void unmap_mismatch(struct kunit *test)
 	u32 *pa;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
-	if (c == OTHER_CPU_SLOT && NR_CPUS == 1)
-		kunit_skip(test, "NR_CPUS is 1: there is no other CPU's slot");
+	if (c == OTHER_CPU_SLOT && num_possible_cpus() == 1)
+		kunit_skip(test, "one possible CPU: there is no other CPU's slot");
 	a = seeded(HIGHMEM_BELOW_4G, 3);
 	b = seeded(HIGHMEM_BELOW_4G, 4);
 	if (c == VMALLOC_ADDR) {
@@ -218,7 +229,7 @@ static void unmap_mismatch(struct kunit *test)
 		other = pa;
 		break;
 	case OTHER_CPU_SLOT:
-		other = (void *)kmap_atomic_slot_addr((smp_processor_id() + 1) % NR_CPUS, KM_USER0);
+		other = (void *)kmap_atomic_slot_addr(other_cpu(), KM_USER0);
 		break;
 	case UNMAPPED_TWICE:
 		other = kmap_atomic(b, KM_USER1);
@@ -301,8 +312,8 @@ static void spares_exhausted(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
 	expect_same_counts(test, &before, &after, "every unmap in reverse order");
 	for (i = 0; i < OVERFLOW_MAPS; i++)
-		KUNIT_EXPECT_TRUE_MSG(test, faults(p[i]), "mapping %u is still there after its unmap",
-				      i);
+		KUNIT_EXPECT_TRUE_MSG(test, faults(p[i]),
+				      "mapping %u is still there after its unmap", i);
 }
 
 /* A lowmem address takes 2.6's path: any lowmem pointer unmaps the slot. */

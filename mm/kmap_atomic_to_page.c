@@ -12,7 +12,8 @@
 /* kmap_local's slots and the typed ones: the fixmap pages kmaps use. */
 static bool is_fixmap_kmap_addr(unsigned long vaddr)
 {
-	if (vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr < __fix_to_virt(FIX_KMAP_BEGIN) + PAGE_SIZE)
+	if (vaddr >= __fix_to_virt(FIX_KMAP_END) &&
+	    vaddr < __fix_to_virt(FIX_KMAP_BEGIN) + PAGE_SIZE)
 		return true;
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 	if (vaddr >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&

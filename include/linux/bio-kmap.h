@@ -40,8 +40,8 @@ static __always_inline char *bvec_kmap_irq(struct bio_vec *bvec, unsigned long *
 
 	local_irq_save(*flags);
 	if (WARN_ONCE(bvec->bv_len > PAGE_SIZE - offset,
-		      "bvec_kmap_irq: %pS maps a bvec of %u bytes at offset %u, which crosses a page: refused (map it by bio_for_each_segment())\n",
-		      (void *)_THIS_IP_, bvec->bv_len, offset))
+		      "%s: %pS maps a bvec of %u bytes at offset %u, which crosses a page: refused (map it by bio_for_each_segment())\n",
+		      __func__, (void *)_THIS_IP_, bvec->bv_len, offset))
 		return NULL;
 	return (char *)kmap_atomic(bvec->bv_page + bvec->bv_offset / PAGE_SIZE,
 				   KM_BIO_SRC_IRQ) + offset;
