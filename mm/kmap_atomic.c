@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Typed atomic kmaps: each CPU owns KM_TYPE_NR fixmap pages, one per
- * enum km_type slot, and KM_SPARE_SLOTS spares. The caller names the slot
+ * Typed atomic kmaps: each CPU owns KM_SLOTS_PER_CPU fixmap pages, one per
+ * enum km_type slot, KM_SPARE_SLOTS spares, and padding to whole cache
+ * lines of ptes (<asm/kmap_types.h>). The caller names the slot
  * and runs with preemption off, so a map is one pte written into a none
  * pte, and an unmap clears that pte and flushes the one address on this
  * CPU: no lock, no search, no shared state. The map needs no flush: the
@@ -76,9 +77,8 @@ static const struct {
 
 struct kmap_atomic_cpu {
 	/*
-	 * Each slot's pte, looked up on its first use. The fixmap page tables
-	 * exist from paging_init() on, but nothing keeps this range inside
-	 * one pte page, so the ptes are not assumed to be contiguous.
+	 * Each slot's pte, looked up on its first use (the fixmap page
+	 * tables exist from paging_init() on): one load on the fast path.
 	 */
 	pte_t *ptes[KM_SLOTS_PER_CPU];
 	/*
@@ -87,10 +87,12 @@ struct kmap_atomic_cpu {
 	 */
 	unsigned int spare_type[KM_SPARE_SLOTS];
 	/*
-	 * kmap_local addresses handed out when every spare was in use: there
-	 * can be no more than kmap_local has slots.
+	 * kmap_local addresses handed out when every spare was in use, and
+	 * the types they were for: there can be no more than kmap_local has
+	 * slots.
 	 */
 	unsigned long fallback[KM_MAX_IDX];
+	unsigned int fallback_type[KM_MAX_IDX];
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
@@ -260,24 +262,27 @@ static unsigned long kmap_local_top(void)
  * in kmap_local's order. There is room to note as many as kmap_local can
  * map. Not for NMIs: kmap_local's stack is the interrupted task's.
  */
-void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot)
+void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	void *addr = __kmap_local_pfn_prot(pfn, prot);
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(kc->fallback); i++)
-		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr))
+	for (i = 0; i < ARRAY_SIZE(kc->fallback); i++) {
+		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr)) {
+			kc->fallback_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
 			break;
+		}
+	}
 	return addr;
 }
 
 /*
- * Release a fallback mapping. Return: 1 if @addr was one and is released,
- * -1 if it was one but is not the top of kmap_local's stack (nothing is
- * changed), 0 if it is none.
+ * Release a fallback mapping of @type. Return: 1 if @addr was one and is
+ * released; -1 if it was one but is not the top of kmap_local's stack, -2
+ * if it was one of another type (nothing is changed); 0 if it is none.
  */
-int kmap_atomic_fallback_unmap(const void *addr)
+int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
@@ -286,6 +291,8 @@ int kmap_atomic_fallback_unmap(const void *addr)
 	for (i = 0; vaddr && i < ARRAY_SIZE(kc->fallback); i++) {
 		if ((kc->fallback[i] & PAGE_MASK) != vaddr)
 			continue;
+		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR))
+			return -2;
 		if (vaddr != kmap_local_top())
 			return -1;
 		kc->fallback[i] = 0;
@@ -314,6 +321,11 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		vaddr = kmap_atomic_map_idx(KM_TYPE_NR + i, pfn, prot);
 		if (!vaddr)
 			continue;
+		/*
+		 * A spare is any context's: an interrupt may have taken it in
+		 * the moment between another context's pte clear and flush.
+		 */
+		arch_kmap_local_post_unmap(vaddr);
 		kc->spare_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
 		if ((unsigned int)type >= KM_TYPE_NR)
 			report(ip,
@@ -333,7 +345,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		       (void *)ip, kmap_atomic_slot_name(type), cpu);
 		return NULL;
 	}
-	addr = kmap_atomic_fallback_map(pfn, prot);
+	addr = kmap_atomic_fallback_map(pfn, prot, type);
 	report(ip,
 	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
 	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - 1);
@@ -424,15 +436,28 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
-	switch (kmap_atomic_fallback_unmap(addr)) {
+	switch (kmap_atomic_fallback_unmap(addr, type)) {
 	case 1:
 		return true;
+	case -2:
+		report(ip,
+		       "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
+		       (void *)ip, addr, kmap_atomic_slot_name(type));
+		return false;
 	case -1:
 		report(ip, "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
 		       (void *)ip, addr);
 		return false;
 	}
 	report_unmap(addr, vaddr, type, ip);
+	return false;
+}
+
+static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigned long ip)
+{
+	report(ip,
+	       "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
+	       (void *)ip, addr, kmap_atomic_slot_name(type));
 	return false;
 }
 
@@ -469,11 +494,19 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 			goto out;
 		}
 	}
-	/* 2.6's rule: a lowmem address used no slot, whatever it points at. */
+	/*
+	 * 2.6's rule: a lowmem address used no slot, whatever it points at;
+	 * but with nothing mapped the counts would go below zero.
+	 */
 	if (!is_lowmem_addr(vaddr))
 		ok = unmap_misused(addr, type, _RET_IP_);
+	else if (unlikely(!pagefault_disabled()))
+		ok = unmap_unmapped(addr, type, _RET_IP_);
 out:
-	preempt_enable_no_resched();
+	if (likely(ok))
+		preempt_enable_no_resched();
+	else
+		preempt_enable();
 	return ok;
 }
 EXPORT_SYMBOL(__kunmap_atomic_slot);

@@ -6,7 +6,7 @@
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 void kmap_atomic_clear_idx(unsigned int idx);
 void kmap_atomic_count_report(void);
-void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot);
-int kmap_atomic_fallback_unmap(const void *addr);
+void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
+int kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
 
 #endif /* _MM_KMAP_ATOMIC_H */

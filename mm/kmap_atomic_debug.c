@@ -220,7 +220,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	}
 	if (idx == NO_SLOT) {
 		/* Never overwrite a holder: fall back to kmap_local's slots. */
-		addr = kmap_atomic_fallback_map(pfn, prot);
+		addr = kmap_atomic_fallback_map(pfn, prot, type);
 		kmap_report(NO_SPARE,
 			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead; unmap in reverse order",
 			    cpu, (void *)ip);
@@ -237,7 +237,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 			kmap_report(COLLISION,
 				    "%s on CPU%u is in use by a context these checks do not record (an NMI?); %pS is mapped with kmap_local",
 				    slot_name(idx), cpu, (void *)ip);
-			addr = kmap_atomic_fallback_map(pfn, prot);
+			addr = kmap_atomic_fallback_map(pfn, prot, type);
 			local_irq_restore(flags);
 			return addr;
 		}
@@ -277,10 +277,16 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 
 	local_irq_save(flags);
 	/* A collision that found no spare slot, and only that. */
-	switch (kmap_atomic_fallback_unmap(addr)) {
+	switch (kmap_atomic_fallback_unmap(addr, type)) {
 	case 1:
 		local_irq_restore(flags);
 		return true;
+	case -2:
+		kmap_report(WRONG_ADDRESS,
+			    "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
+			    (void *)ip, addr, kmap_atomic_slot_name(type));
+		local_irq_restore(flags);
+		return false;
 	case -1:
 		kmap_report(WRONG_ADDRESS,
 			    "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",

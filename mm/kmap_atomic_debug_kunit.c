@@ -544,6 +544,7 @@ static int leak_on_cpu(void *arg)
 	unsigned long collisions = kmap_atomic_debug_reports(KMAP_REPORT_COLLISION);
 	unsigned long vaddr;
 	void *p;
+	unsigned int level;
 
 	init_completion(&l->done);
 	if (r->hardirq) {
@@ -560,7 +561,7 @@ static int leak_on_cpu(void *arg)
 	r->preempt_after = preempt_count();
 	preempt_disable();
 	vaddr = kmap_atomic_slot_addr(smp_processor_id(), l->type);
-	r->pte_cleared = !kmap_atomic_to_page((void *)vaddr);
+	r->pte_cleared = !pte_present(ptep_get(lookup_address(vaddr, &level)));
 	preempt_enable();
 
 	/* The slot is free again: no collision. */

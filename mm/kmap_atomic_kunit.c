@@ -340,7 +340,9 @@ static void to_page_other_mappings(struct kunit *test)
 /*
  * kmap_atomic_to_page() of addresses no kmap gave: vmalloc memory, this
  * suite's own code (module text when built as a module, else kernel text
- * in lowmem), a user address, and a slot that maps nothing.
+ * in lowmem), a user address, and a fixmap page that is no kmap's (the one
+ * below kmap_local's range). That a slot maps nothing after its unmap is
+ * slot_on_cpu's.
  */
 static void to_page_other_addresses(struct kunit *test)
 {
@@ -369,11 +371,7 @@ static void to_page_other_addresses(struct kunit *test)
 		kunmap_local(p);
 	}
 	user_page = kmap_atomic_to_page((void *)0x08048000UL);
-	preempt_disable();
-	/* The last spare: only a misuse takes it, and none is made here. */
-	unmapped_page = kmap_atomic_to_page((void *)kmap_atomic_slot_addr(smp_processor_id(),
-									  KM_SLOTS_PER_CPU - 1));
-	preempt_enable();
+	unmapped_page = kmap_atomic_to_page((void *)(fix_to_virt(FIX_KMAP_BEGIN) + PAGE_SIZE));
 
 	KUNIT_EXPECT_TRUE_MSG(test, vdata_ok, "a vmalloc address: page %p does not hold its data",
 			      vpage);
@@ -381,7 +379,7 @@ static void to_page_other_addresses(struct kunit *test)
 			      IS_MODULE(CONFIG_KMAP_ATOMIC_KUNIT_TEST) ? "module" : "kernel",
 			      tpage);
 	KUNIT_EXPECT_PTR_EQ_MSG(test, user_page, NULL, "a user address");
-	KUNIT_EXPECT_PTR_EQ_MSG(test, unmapped_page, NULL, "a slot that maps nothing");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, unmapped_page, NULL, "a fixmap page that no kmap uses");
 }
 
 /*

@@ -161,7 +161,7 @@ static void bad_type_at_run_time(struct kunit *test)
 /* Unmaps that do not match what the slot maps, while KM_USER0 is held. */
 enum bad_unmap {
 	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
-	VMALLOC_ADDR, BAD_TYPE, BAD_UNMAP_NR
+	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE, BAD_UNMAP_NR
 };
 
 static const char * const bad_unmap_names[BAD_UNMAP_NR] = {
@@ -172,11 +172,12 @@ static const char * const bad_unmap_names[BAD_UNMAP_NR] = {
 	[UNMAPPED_TWICE] = "KM_USER1 unmapped twice",
 	[VMALLOC_ADDR] = "a vmalloc address",
 	[BAD_TYPE] = "a slot number out of range",
+	[SPARE_WRONG_TYPE] = "a collision's spare with another type",
 };
 
 static const enum bad_unmap bad_unmaps[] = {
 	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
-	VMALLOC_ADDR, BAD_TYPE,
+	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE,
 };
 
 static void bad_unmap_desc(const enum bad_unmap *c, char *desc)
@@ -238,13 +239,18 @@ static void unmap_mismatch(struct kunit *test)
 	case VMALLOC_ADDR:
 		other = vm;
 		break;
+	case SPARE_WRONG_TYPE:
+		other = kmap_atomic(b, KM_USER0);	/* a collision: a spare */
+		break;
 	case BAD_UNMAP_NR:
 		break;
 	}
+	/* The collision's own report is not this case's. */
 	counts_now(&held);
 	switch (c) {
 	case WRONG_TYPE:
 	case UNMAPPED_TWICE:
+	case SPARE_WRONG_TYPE:
 		kunmap_atomic(other, KM_USER1);
 		break;
 	case BAD_TYPE:
@@ -260,6 +266,8 @@ static void unmap_mismatch(struct kunit *test)
 		kunmap_local(other);
 	else if (c == UNTYPED_ADDR)
 		kunmap_atomic(other);
+	else if (c == SPARE_WRONG_TYPE)
+		kunmap_atomic(other, KM_USER0);
 	kunmap_atomic(pa, KM_USER0);
 	pr_info("KMAP-EXPECT-END unmap of %s\n", bad_unmap_names[c]);
 	counts_now(&after);
@@ -274,7 +282,8 @@ static void unmap_mismatch(struct kunit *test)
 }
 
 /*
- * More collisions than spares: the slot, then every spare, then two
+ * More collisions than spares: the slot, then the spares a task may take
+ * (all but the one kept for NMIs in release; all three in debug), then
  * kmap_local fallbacks, which the typed unmap takes in kmap_local's order
  * only. Every mapping keeps its page throughout.
  */
@@ -286,6 +295,7 @@ static void spares_exhausted(struct kunit *test)
 	struct page *pages[OVERFLOW_MAPS];
 	u32 *p[OVERFLOW_MAPS];
 	unsigned int i, bad = 0, first_fallback = OVERFLOW_MAPS - 2;
+	bool spare1, nmi_spare, last_spare;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < OVERFLOW_MAPS; i++)
@@ -295,8 +305,11 @@ static void spares_exhausted(struct kunit *test)
 	pr_info("KMAP-EXPECT-BEGIN spares exhausted\n");
 	for (i = 0; i < OVERFLOW_MAPS; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);
+	spare1 = is_spare(p[1]);
+	nmi_spare = is_spare(p[KM_SPARE_SLOTS]);
+	last_spare = is_spare(p[OVERFLOW_MAPS - 1]);
 	counts_now(&mapped);
-	/* The first fallback is under the second on kmap_local's stack. */
+	/* The last two are fallbacks, the first under the second. */
 	kunmap_atomic(p[first_fallback], KM_USER0);
 	counts_now(&refused);
 	for (i = 0; i < OVERFLOW_MAPS; i++)
@@ -310,16 +323,25 @@ static void spares_exhausted(struct kunit *test)
 	expect_reports(test, &mapped, &refused, 1, "a fallback unmapped out of order");
 	expect_same_counts(test, &mapped, &refused, "a fallback unmapped out of order");
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
+	KUNIT_EXPECT_TRUE_MSG(test, spare1, "the first collision was not given a spare");
+	KUNIT_EXPECT_FALSE_MSG(test, last_spare, "the last map was not a kmap_local fallback");
+	if (!IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
+		KUNIT_EXPECT_FALSE_MSG(test, nmi_spare,
+				       "task context took the spare kept for NMIs");
 	expect_same_counts(test, &before, &after, "every unmap in reverse order");
 	for (i = 0; i < OVERFLOW_MAPS; i++)
 		KUNIT_EXPECT_TRUE_MSG(test, faults(p[i]),
 				      "mapping %u is still there after its unmap", i);
 }
 
-/* A lowmem address takes 2.6's path: any lowmem pointer unmaps the slot. */
+/*
+ * A lowmem address takes 2.6's path: any lowmem pointer unmaps the slot.
+ * But one with nothing mapped would take counts below zero: reported, and
+ * nothing changes.
+ */
 static void lowmem_unmap_of_another_pointer(struct kunit *test)
 {
-	struct counts before, after;
+	struct counts before, after, unmapped;
 	struct page *low = seeded(LOWMEM, 0);
 	void *slab = kunit_kmalloc(test, 64, GFP_KERNEL);
 	u32 *p;
@@ -329,10 +351,16 @@ static void lowmem_unmap_of_another_pointer(struct kunit *test)
 	p = kmap_atomic(low, KM_USER1);
 	kunmap_atomic(slab, KM_USER1);
 	counts_now(&after);
+	pr_info("KMAP-EXPECT-BEGIN a lowmem unmap with nothing mapped\n");
+	kunmap_atomic(slab, KM_USER1);
+	pr_info("KMAP-EXPECT-END a lowmem unmap with nothing mapped\n");
+	counts_now(&unmapped);
 
 	KUNIT_EXPECT_PTR_EQ(test, (void *)p, page_address(low));
 	expect_reports(test, &before, &after, 0, "a lowmem map and another lowmem unmap");
 	expect_same_counts(test, &before, &after, "a lowmem map and another lowmem unmap");
+	expect_reports(test, &after, &unmapped, 1, "a lowmem unmap with nothing mapped");
+	expect_same_counts(test, &after, &unmapped, "a lowmem unmap with nothing mapped");
 }
 
 static struct kunit_case kmap_atomic_misuse_cases[] = {

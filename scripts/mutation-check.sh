@@ -2,8 +2,9 @@
 # make mutation-check: show that the release kernel's tests can fail. Each
 # mutation removes one safety property from mm/kmap_atomic.c in the kernel
 # tree (the flush at unmap, the pte clear at unmap, the collision check, the
-# type bound check, the unmap's address check, 2.6's lowmem rule); the
-# release flavor is rebuilt with it and booted with
+# type bound check, the unmap's address check, 2.6's lowmem rule and its
+# check for an unmap with nothing mapped, the spare kept for NMIs, the
+# kmap_local fallback's order check); the release flavor is rebuilt with it and booted with
 # the kmap_atomic and kmap_atomic_misuse KUnit suites as modules, and the
 # boot must fail. The file is put back afterwards, whatever happens, and
 # the release kernel rebuilt from it.
@@ -20,8 +21,12 @@ out=$build/release
 logs=$build/mutation
 mkdir -p "$logs"
 
+# While a mutant is in the tree, make refresh refuses and make tree puts
+# the file back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
+echo "$file" >"$state/mutating"
 restore() {
 	cp "$repo/$file" "$tree/$file"
+	rm -f "$state/mutating"
 	make -s -C "$tree" O="$out" ARCH=i386 -j"$jobs" bzImage modules >/dev/null
 }
 trap restore EXIT
@@ -34,6 +39,9 @@ mutations=(
 	'no-type-bound-check|s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
 	'no-unmap-address-check|s/idx < KM_TYPE_NR \&\& vaddr == slot_addr(idx)/idx < KM_TYPE_NR/|kmap_atomic_misuse.unmap_mismatch'
 	'no-lowmem-rule|s/if (!is_lowmem_addr(vaddr))$/if (1)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'task-takes-nmi-spare|s/spares = in_nmi() ? KM_SPARE_SLOTS : KM_SPARE_SLOTS - 1;/spares = KM_SPARE_SLOTS;/|kmap_atomic_misuse.spares_exhausted'
+	'no-fallback-order-check|s/if (vaddr != kmap_local_top())/if (0)/|kmap_atomic_misuse.spares_exhausted'
 )
 
 caught=0

@@ -127,3 +127,6 @@ while read -r f; do
 	echo "  REMOVE  $f"
 	rm -f "$tree/$f" "$mirror/$f"
 done < <(cd "$mirror" && find . -type f | sed 's|^\./||')
+# Every overlay file is the repository's again, a mutant of an interrupted
+# make mutation-check included.
+rm -f "$state/mutating"

@@ -10,6 +10,10 @@ build=$2
 . "$repo/scripts/tree-common.sh"
 
 find_tree || { echo "refresh: no kernel tree under $src_root: nothing to refresh" >&2; exit 1; }
+if [[ -f $state/mutating ]]; then
+	echo "refresh: $(cat "$state/mutating") in the tree is a mutant that an interrupted make mutation-check left: run 'make tree' to put it back, then refresh" >&2
+	exit 1
+fi
 
 back=()
 while read -r f; do
