@@ -138,8 +138,8 @@ bench:
 	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT)
 
 # make mutation-check  break each safety property of the release fast path in
-#                  turn (flush, clear, collision check, bound check), rebuild
-#                  release, boot its KUnit suites: each boot must fail
+#                  turn (scripts/mutation-check.sh lists them), rebuild release,
+#                  boot its KUnit suites: the guarding case must fail
 mutation-check:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release
 	@+$(MAKE) --no-print-directory initramfs
