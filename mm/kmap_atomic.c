@@ -217,7 +217,8 @@ static bool claim_none_pte(pte_t *ptep, pte_t pte)
  * Map @pfn in slot @idx of this CPU if its pte is none; preemption is off.
  * Return: the slot's address, or 0 if the slot is in use.
  */
-unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
+static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn,
+					     pgprot_t prot)
 {
 	unsigned long vaddr = slot_addr(idx);
 	pte_t pte = pfn_pte(pfn, prot);
@@ -226,6 +227,12 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 		return 0;
 	arch_kmap_local_post_map(vaddr, pte);
 	return vaddr;
+}
+
+/* For the debug checks, which keep their own record of the slots. */
+unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
+{
+	return map_idx(idx, pfn, prot);
 }
 
 /* Unmap slot @idx of this CPU, so that its address faults from now on. */
@@ -318,7 +325,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	void *addr;
 
 	for (i = 0; i < spares; i++) {
-		vaddr = kmap_atomic_map_idx(KM_TYPE_NR + i, pfn, prot);
+		vaddr = map_idx(KM_TYPE_NR + i, pfn, prot);
 		if (!vaddr)
 			continue;
 		/*
@@ -371,7 +378,7 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 	unsigned long vaddr;
 
 	if (likely(idx < KM_TYPE_NR)) {
-		vaddr = kmap_atomic_map_idx(idx, pfn, prot);
+		vaddr = map_idx(idx, pfn, prot);
 		if (likely(vaddr))
 			return (void *)vaddr;
 	}
