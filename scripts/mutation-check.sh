@@ -9,7 +9,8 @@
 # boot must fail. The file is put back afterwards, whatever happens, and
 # the release kernel rebuilt from it.
 # A mutant counts as caught only if the KUnit case that guards its property
-# fails; a boot that hangs is cut off after TIMEOUT seconds (at most 300).
+# fails, or the kernel oopses or panics before that case could run; a boot
+# that hangs is cut off after TIMEOUT seconds (at most 300).
 # Usage: scripts/mutation-check.sh REPO BUILD JOBS MEM TIMEOUT
 set -euo pipefail
 repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5
@@ -68,12 +69,17 @@ for m in "${mutations[@]}"; do
 	# Caught: the KUnit case that guards this property failed.
 	cases=$(awk '/^FAIL / { split($2, a, "."); k = a[1] "." a[2]; if (!(k in seen)) { seen[k]; print k } }' \
 		"$logs/$name.summary")
-	if ! grep -qxF "$want" <<<"$cases"; then
+	if grep -qxF "$want" <<<"$cases"; then
+		caught=$((caught + 1))
+		echo "          caught by $want; $(tail -1 "$logs/$name.summary"), failing:" $cases
+	elif grep -q '^FAIL harness: the boot never reached' "$logs/$name.summary" &&
+		grep -qE '^FAIL console: unexpected kernel report.*(Oops|BUG:|Kernel panic)' "$logs/$name.summary"; then
+		# The kernel itself fell over before the guarding case could run.
+		caught=$((caught + 1))
+		echo "          caught: the kernel crashed before $want ran: $(grep -m1 -oE '(Oops|BUG:|Kernel panic).*' "$logs/$name.summary")"
+	else
 		echo "  MISSED  $name: $want did not fail ($(tail -1 "$logs/$name.summary"))" >&2
-		continue
 	fi
-	caught=$((caught + 1))
-	echo "          caught by $want; $(tail -1 "$logs/$name.summary"), failing:" $cases
 done
 echo "mutation-check: $caught of ${#mutations[@]} mutations caught (logs in ${logs#"$repo"/})"
 ((caught == ${#mutations[@]}))
