@@ -163,13 +163,11 @@ void kmap_atomic_count_report(void)
 }
 
 /**
- * kmap_atomic_reports - how many misuses of typed atomic kmaps were reported
+ * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
  *
- * Counts every report since boot, the printed ones and those a call site
- * that had printed already made again; with CONFIG_DEBUG_KMAP_ATOMIC the
- * debug checks' reports too. For tests.
- *
- * Return: the count.
+ * Return: the count of every report since boot, the printed ones and those
+ * a call site that had printed already made again; with
+ * CONFIG_DEBUG_KMAP_ATOMIC the debug checks' reports too. For tests.
  */
 unsigned long kmap_atomic_reports(void)
 {
@@ -399,7 +397,8 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 		return;
 	}
 	if (vaddr == slot_addr(type)) {
-		report(ip, "%pS unmaps %s, which CPU%u has not mapped (unmapped twice?): nothing changed",
+		report(ip,
+		       "%pS unmaps %s, which CPU%u has not mapped (unmapped twice?): nothing changed",
 		       (void *)ip, name, cpu);
 		return;
 	}
@@ -408,14 +407,16 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 		idx = (__fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) - vaddr) >> PAGE_SHIFT;
 		c = idx / KM_SLOTS_PER_CPU;
 		idx %= KM_SLOTS_PER_CPU;
-		report(ip, "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
+		report(ip,
+		       "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
 		       (void *)ip, addr, name, c,
 		       idx < KM_TYPE_NR ? kmap_atomic_slot_name(idx) : "spare",
 		       c == cpu ? " (the wrong type?)" : "", cpu);
 		return;
 	}
 	if (vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN)) {
-		report(ip, "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
+		report(ip,
+		       "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
 		       (void *)ip, addr, name);
 		return;
 	}
@@ -435,7 +436,8 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		    pte_none(ptep_get(slot_pte(KM_TYPE_NR + i))))
 			continue;
 		if (kc->spare_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
-			report(ip, "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
+			report(ip,
+			       "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
 			       (void *)ip, addr, kmap_atomic_slot_name(type), i,
 			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
 			return false;
@@ -452,7 +454,8 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		       (void *)ip, addr, kmap_atomic_slot_name(type));
 		return false;
 	case -1:
-		report(ip, "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
+		report(ip,
+		       "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
 		       (void *)ip, addr);
 		return false;
 	}
