@@ -233,18 +233,17 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 	return map_idx(idx, pfn, prot);
 }
 
-/* Unmap slot @idx of this CPU, so that its address faults from now on. */
-void kmap_atomic_clear_idx(unsigned int idx)
+/* Clear a slot's pte and flush its address here: it faults from now on. */
+static __always_inline void clear_idx(pte_t *ptep, unsigned long vaddr)
 {
-	unsigned long vaddr = slot_addr(idx);
-
-	pte_clear(&init_mm, vaddr, slot_pte(idx));
+	pte_clear(&init_mm, vaddr, ptep);
 	arch_kmap_local_post_unmap(vaddr);
 }
 
-static bool is_lowmem_addr(unsigned long vaddr)
+/* Unmap slot @idx of this CPU. */
+void kmap_atomic_clear_idx(unsigned int idx)
 {
-	return vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory;
+	clear_idx(slot_pte(idx), slot_addr(idx));
 }
 
 /*
@@ -499,8 +498,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
 		ptep = slot_pte(idx);
 		if (likely(!pte_none(ptep_get(ptep)))) {
-			pte_clear(&init_mm, vaddr, ptep);
-			arch_kmap_local_post_unmap(vaddr);
+			clear_idx(ptep, vaddr);
 			goto out;
 		}
 	}
@@ -508,7 +506,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	 * 2.6's rule: a lowmem address used no slot, whatever it points at;
 	 * but with nothing mapped the counts would go below zero.
 	 */
-	if (!is_lowmem_addr(vaddr))
+	if (!kmap_atomic_is_lowmem(vaddr))
 		ok = unmap_misused(addr, type, _RET_IP_);
 	else if (unlikely(!pagefault_disabled()))
 		ok = unmap_unmapped(addr, type, _RET_IP_);

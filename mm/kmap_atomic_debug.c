@@ -152,11 +152,6 @@ static void release(struct kmap_cpu *kc, unsigned int idx)
 	h->ctx = FREE;
 }
 
-static bool is_lowmem_addr(unsigned long addr)
-{
-	return addr >= PAGE_OFFSET && addr < (unsigned long)high_memory;
-}
-
 /*
  * Does an unmap of @base match what @h holds? A lowmem map used no slot,
  * and 2.6 let any lowmem address unmap it (real code mapped one lowmem
@@ -164,7 +159,7 @@ static bool is_lowmem_addr(unsigned long addr)
  */
 static bool unmaps_holder(const struct holder *h, unsigned long base)
 {
-	return h->pte ? h->addr == base : is_lowmem_addr(base);
+	return h->pte ? h->addr == base : kmap_atomic_is_lowmem(base);
 }
 
 /**

@@ -9,6 +9,8 @@
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 
+#include "kmap_atomic.h"
+
 /*
  * The page that the kernel's page tables map at @vaddr, or NULL: nothing
  * mapped, or a frame without a struct page (ioremap(), vmap_pfn(), a
@@ -83,7 +85,7 @@ struct page *kmap_atomic_to_page(void *addr)
 {
 	unsigned long vaddr = (unsigned long)addr;
 
-	if (vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory)
+	if (kmap_atomic_is_lowmem(vaddr))
 		return virt_to_page(addr);
 	if (is_vmalloc_or_module_addr(addr) || is_kmap_addr(addr) ||
 	    is_fixmap_kmap_addr(vaddr))

@@ -35,11 +35,11 @@ trap restore EXIT
 # name|sed expression on the file|a KUnit case that must be among the failures
 mutations=(
 	'no-flush-at-unmap|s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
-	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, .*);$/\1barrier();/|kmap_atomic.slot_on_cpu'
+	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-collision-check|s/claim_none_pte(slot_pte(idx), pte)/(set_pte(slot_pte(idx), pte), true)/|kmap_atomic_misuse.collision_gets_spare'
 	'no-type-bound-check|s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
 	'no-unmap-address-check|s/idx < KM_TYPE_NR \&\& vaddr == slot_addr(idx)/idx < KM_TYPE_NR/|kmap_atomic_misuse.unmap_mismatch'
-	'no-lowmem-rule|s/if (!is_lowmem_addr(vaddr))$/if (1)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-lowmem-rule|s/if (!kmap_atomic_is_lowmem(vaddr))$/if (1)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'task-takes-nmi-spare|s/spares = in_nmi() ? KM_SPARE_SLOTS : KM_SPARE_SLOTS - 1;/spares = KM_SPARE_SLOTS;/|kmap_atomic_misuse.spares_exhausted'
 	'no-fallback-order-check|s/if (vaddr != kmap_local_top())/if (0)/|kmap_atomic_misuse.spares_exhausted'
