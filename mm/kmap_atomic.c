@@ -80,7 +80,7 @@ struct kmap_atomic_cpu {
 	 * Each slot's pte, looked up on its first use (the fixmap page
 	 * tables exist from paging_init() on): one load on the fast path.
 	 */
-	pte_t *ptes[KM_SLOTS_PER_CPU];
+	pte_t *ptes[KM_TYPE_NR + KM_SPARE_SLOTS];
 	/*
 	 * The type each spare was given for (KM_TYPE_NR for a type that is no
 	 * slot); valid while its pte is set.
@@ -134,7 +134,7 @@ EXPORT_SYMBOL(kmap_atomic_slot_context);
  */
 #define REPORT_SITES_BITS	6
 static unsigned long report_sites[1 << REPORT_SITES_BITS];
-static atomic_long_t report_count;
+static atomic_long_t report_count, printed_count;
 static DEFINE_RATELIMIT_STATE(report_overflow_rs, 5 * HZ, 10);
 
 static bool first_report_from(unsigned long ip)
@@ -156,11 +156,31 @@ static bool first_report_from(unsigned long ip)
 	return __ratelimit(&report_overflow_rs);
 }
 
-/* Count a report of the debug checks, which print their own way. */
-void kmap_atomic_count_report(void)
+/*
+ * Count a report made at call site @ip. Return: whether to print it: the
+ * first from each call site, so that a hot misuse hides no other site's.
+ */
+bool kmap_atomic_report_site(unsigned long ip)
 {
 	atomic_long_inc(&report_count);
+	if (!first_report_from(ip))
+		return false;
+	atomic_long_inc(&printed_count);
+	return true;
 }
+
+/**
+ * kmap_atomic_reports_printed() - how many of the reports were printed
+ *
+ * Return: the count since boot of reports printed: the first of each call
+ * site, and rate-limited ones once the table of call sites is full. For
+ * tests.
+ */
+unsigned long kmap_atomic_reports_printed(void)
+{
+	return atomic_long_read(&printed_count);
+}
+EXPORT_SYMBOL(kmap_atomic_reports_printed);
 
 /**
  * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
@@ -177,8 +197,7 @@ EXPORT_SYMBOL(kmap_atomic_reports);
 
 #define report(ip, fmt, ...)						\
 do {									\
-	atomic_long_inc(&report_count);					\
-	if (first_report_from(ip))					\
+	if (kmap_atomic_report_site(ip))				\
 		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
 } while (0)
 
@@ -246,6 +265,12 @@ void kmap_atomic_clear_idx(unsigned int idx)
 	clear_idx(slot_pte(idx), slot_addr(idx));
 }
 
+/* Is @vaddr in kmap_local's fixmap range (kmap_local_page(), kmap_atomic(page))? */
+bool kmap_atomic_is_local(unsigned long vaddr)
+{
+	return vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN);
+}
+
 /*
  * The kmap_local address that kunmap_local() would release now: the top of
  * this task's kmap_local stack, at the index mm/highmem.c gives it
@@ -307,19 +332,17 @@ int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 }
 
 /*
- * A collision or a bad type: map in a spare, claimed on its pte so that an
- * interrupt or NMI on this CPU cannot take the same one, else in a
- * kmap_local fallback. The last spare is kept for NMIs, which must never
- * need the fallback: kmap_local's stack is the interrupted task's.
+ * Map @pfn in a free spare of this CPU for a misuse of @type, claimed on
+ * its pte so that an interrupt or NMI on this CPU cannot take the same
+ * one. The last KM_NMI_SPARES are kept for NMIs, which must never need the
+ * kmap_local fallback: kmap_local's stack is the interrupted task's.
+ * Return: the spare's number, or -1 if none is free.
  */
-static noinline void *map_misused(unsigned long pfn, enum km_type type,
-				  pgprot_t prot, unsigned long ip)
+int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type)
 {
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int cpu = smp_processor_id(), i;
-	unsigned int spares = in_nmi() ? KM_SPARE_SLOTS : KM_SPARE_SLOTS - 1;
+	unsigned int spares = KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES);
 	unsigned long vaddr;
-	void *addr;
+	unsigned int i;
 
 	for (i = 0; i < spares; i++) {
 		vaddr = map_idx(KM_TYPE_NR + i, pfn, prot);
@@ -330,7 +353,21 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		 * the moment between another context's pte clear and flush.
 		 */
 		arch_kmap_local_post_unmap(vaddr);
-		kc->spare_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
+		this_cpu_write(kmap_atomic_cpu.spare_type[i], min_t(unsigned int, type, KM_TYPE_NR));
+		return i;
+	}
+	return -1;
+}
+
+/* A collision or a bad type: map in a spare, else in a kmap_local fallback. */
+static noinline void *map_misused(unsigned long pfn, enum km_type type,
+				  pgprot_t prot, unsigned long ip)
+{
+	unsigned int cpu = smp_processor_id();
+	int i = kmap_atomic_claim_spare(pfn, prot, type);
+	void *addr;
+
+	if (i >= 0) {
 		if ((unsigned int)type >= KM_TYPE_NR)
 			report(ip,
 			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
@@ -339,7 +376,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 			report(ip,
 			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
 			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
-		return (void *)vaddr;
+		return (void *)slot_addr(KM_TYPE_NR + i);
 	}
 
 	if (in_nmi()) {
@@ -352,7 +389,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	addr = kmap_atomic_fallback_map(pfn, prot, type);
 	report(ip,
 	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
-	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - 1);
+	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - KM_NMI_SPARES);
 	return addr;
 }
 
@@ -387,8 +424,9 @@ EXPORT_SYMBOL(__kmap_atomic_slot);
 static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type,
 			 unsigned long ip)
 {
-	unsigned int cpu = smp_processor_id(), c, idx;
+	unsigned int cpu = smp_processor_id();
 	const char *name = kmap_atomic_slot_name(type);
+	struct kmap_atomic_where w;
 
 	if (type >= KM_TYPE_NR) {
 		report(ip, "%pS unmaps %p from slot %u, which does not exist: nothing changed",
@@ -401,19 +439,15 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 		       (void *)ip, name, cpu);
 		return;
 	}
-	if (vaddr >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
-	    vaddr <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN)) {
-		idx = (__fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) - vaddr) >> PAGE_SHIFT;
-		c = idx / KM_SLOTS_PER_CPU;
-		idx %= KM_SLOTS_PER_CPU;
+	if (kmap_atomic_slot_of(vaddr, &w)) {
 		report(ip,
 		       "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
-		       (void *)ip, addr, name, c,
-		       idx < KM_TYPE_NR ? kmap_atomic_slot_name(idx) : "spare",
-		       c == cpu ? " (the wrong type?)" : "", cpu);
+		       (void *)ip, addr, name, w.cpu,
+		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare",
+		       w.cpu == cpu ? " (the wrong type?)" : "", cpu);
 		return;
 	}
-	if (vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN)) {
+	if (kmap_atomic_is_local(vaddr)) {
 		report(ip,
 		       "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
 		       (void *)ip, addr, name);
@@ -470,6 +504,14 @@ static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigne
 	return false;
 }
 
+static noinline bool unmap_unbalanced(unsigned int type, unsigned long ip)
+{
+	report(ip,
+	       "%pS unmaps %s with page faults enabled: an earlier kunmap_atomic() of a lowmem address (the wrong pointer?) gave back this map's counts; the slot is cleared, the counts are left alone",
+	       (void *)ip, kmap_atomic_slot_name(type));
+	return false;
+}
+
 /**
  * __kunmap_atomic_slot - unmap what kmap_atomic(page, type) mapped
  * @addr: an address inside the mapped page
@@ -478,7 +520,9 @@ static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigne
  * The out-of-line half of kunmap_atomic(addr, type). A lowmem address used
  * no slot: nothing to do. Otherwise @addr must be in the page that @type
  * (or the spare that a misuse of @type was given) maps on this CPU: its
- * pte is cleared and that address flushed here.
+ * pte is cleared and that address flushed here. If page faults are
+ * enabled by then, a lowmem address gave the map's counts back already
+ * (2.6's rule): reported, and the counts are left alone.
  *
  * Return: true if the caller is to enable page faults and preemption; false
  * after a report, when nothing was changed.
@@ -499,6 +543,9 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 		ptep = slot_pte(idx);
 		if (likely(!pte_none(ptep_get(ptep)))) {
 			clear_idx(ptep, vaddr);
+			/* Cleared; but were its counts given back already? */
+			if (unlikely(!pagefault_disabled()))
+				ok = unmap_unbalanced(type, _RET_IP_);
 			goto out;
 		}
 	}

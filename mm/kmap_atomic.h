@@ -14,9 +14,40 @@ static inline bool kmap_atomic_is_lowmem(unsigned long vaddr)
 	return vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory;
 }
 
+/* Where in the typed-slot range an address is; see kmap_atomic_slot_of(). */
+struct kmap_atomic_where {
+	unsigned int cpu;
+	unsigned int idx;	/* slot: enum km_type, or a spare after KM_TYPE_NR */
+	bool guard;		/* the guard page above slot @idx, or padding */
+};
+
+/*
+ * Is @vaddr in the typed slots' fixmap range? Fill in @w: the CPU, and the
+ * slot whose page (or guard page, with CONFIG_DEBUG_KMAP_ATOMIC) it is in.
+ * Padding after a CPU's last slot counts as a guard of no slot
+ * (idx >= KM_TYPE_NR + KM_SPARE_SLOTS).
+ */
+static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_where *w)
+{
+	unsigned long top = __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) + PAGE_SIZE;
+	unsigned int i;
+
+	if (vaddr < __fix_to_virt(FIX_KMAP_ATOMIC_END) || vaddr >= top)
+		return false;
+	i = (top - 1 - vaddr) >> PAGE_SHIFT;
+	w->cpu = i / KM_SLOTS_PER_CPU;
+	i %= KM_SLOTS_PER_CPU;
+	w->idx = i / KM_SLOT_STRIDE;
+	w->guard = i % KM_SLOT_STRIDE != KM_SLOT_STRIDE - 1 ||
+		   w->idx >= KM_TYPE_NR + KM_SPARE_SLOTS;
+	return true;
+}
+
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 void kmap_atomic_clear_idx(unsigned int idx);
-void kmap_atomic_count_report(void);
+bool kmap_atomic_report_site(unsigned long ip);
+int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
+bool kmap_atomic_is_local(unsigned long vaddr);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 int kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
 

@@ -158,7 +158,8 @@ static bool floor_get(void)
 {
 	unsigned int level;
 
-	floor_addr = kmap_atomic_slot_addr(smp_processor_id(), KM_SLOTS_PER_CPU - 1);
+	floor_addr = kmap_atomic_slot_addr(smp_processor_id(),
+					   KM_TYPE_NR + KM_SPARE_SLOTS - 1);
 	floor_pte = lookup_address(floor_addr, &level);
 	return floor_pte && level == PG_LEVEL_4K && pte_none(ptep_get(floor_pte));
 }

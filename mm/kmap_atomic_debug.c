@@ -3,20 +3,35 @@
  * CONFIG_DEBUG_KMAP_ATOMIC: each typed map and unmap is checked when it
  * happens, against a per-CPU record of who holds each slot.
  *
- * A misuse is reported through WARN (rate-limited) and counted, and loses
- * nothing: a map into a held slot gets a spare slot of its own, and an
- * unmap that does not match what is held changes nothing at all. A slot
- * still held when the hard interrupt, softirq handler or system call that
- * took it ends is reported and reclaimed there. Unmapping clears the pte,
- * so that a stale pointer faults instead of reading someone else's page.
+ * The slots themselves are claimed as in a release kernel, on their ptes
+ * (kmap_atomic.c): a pte is claimed from none with one cmpxchg before the
+ * record is written, so an NMI between the two finds the slot taken. NMIs
+ * never use a named slot here: a typed map from an NMI is reported and
+ * given a spare kept for NMIs.
+ *
+ * A misuse is reported through WARN once per call site and kind, and
+ * counted every time, and loses nothing: a map into a held slot gets a
+ * spare of its own (the spares are released in any order), and an unmap
+ * that does not match what is held changes nothing at all. Reports print
+ * after the record is consistent and interrupts are restored. A slot
+ * still held when the context that took it ends is reported and reclaimed
+ * there. A map of a lowmem page uses no slot and is not recorded, and a
+ * lowmem address unmaps as in 2.6: only page faults and preemption.
+ *
+ * Each slot has an unmapped guard page above it, and a kernel fault on a
+ * slot's address is described (slot, CPU, offset, who holds it or who last
+ * unmapped it) before the fault is fixed up or oopses; an oops or panic
+ * lists the slots held on its CPU.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/init.h>
+#include <linux/kdebug.h>
 #include <linux/kmap_atomic_debug.h>
-#include <linux/ratelimit.h>
-#include <linux/sched.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
 #include <linux/pfn.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 
@@ -37,42 +52,28 @@ struct holder {
 	unsigned long ip;		/* the kmap_atomic() call site */
 	struct task_struct *task;	/* for TASK */
 	unsigned long pfn;
-	unsigned long addr;		/* page address that the map returned */
-	u8 ctx;
+	u8 ctx;				/* written last: the record is whole */
 	u8 type;			/* the slot asked for; KM_TYPE_NR if invalid */
-	bool pte;			/* set a pte (not a lowmem page_address()) */
+	u8 unmap_ctx;			/* of the last unmap, for fault reports */
+	unsigned long unmap_ip;		/* the last unmap's call site; 0: reclaimed */
 };
 
 struct kmap_cpu {
 	struct holder slot[KM_SLOTS_USED];	/* the spares follow KM_TYPE_NR */
-	unsigned long maps[KM_TYPE_NR];
-	unsigned long high[KM_TYPE_NR];		/* maps of highmem pages */
+	unsigned long maps[KM_TYPE_NR];		/* of highmem pages or pfns */
+	unsigned long high[KM_TYPE_NR];		/* of highmem pages */
 	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
 	unsigned long collisions[KM_TYPE_NR];
 };
 
 static DEFINE_PER_CPU(struct kmap_cpu, kmap_cpu);
 static atomic_long_t kmap_reports[KMAP_REPORT_NR];
-/* Each kind has its own budget: a hot misuse cannot hide another kind. */
-static struct ratelimit_state kmap_report_rs[KMAP_REPORT_NR] = {
-	[0 ... KMAP_REPORT_NR - 1] = RATELIMIT_STATE_INIT(kmap_report_rs, 5 * HZ, 10),
-};
-
-#define NO_SLOT	UINT_MAX
-
-#define kmap_report(kind, fmt, ...)					\
-do {									\
-	atomic_long_inc(&kmap_reports[KMAP_REPORT_##kind]);		\
-	kmap_atomic_count_report();					\
-	if (__ratelimit(&kmap_report_rs[KMAP_REPORT_##kind]))		\
-		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
-} while (0)
 
 /**
  * kmap_atomic_debug_reports - how many reports of one kind were made
  * @kind: the kind of misuse
  *
- * Counts every report, printed or rate-limited away; for tests.
+ * Counts every report, printed or not (each call site prints a kind once).
  *
  * Return: the count since boot.
  */
@@ -81,6 +82,52 @@ unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind)
 	return atomic_long_read(&kmap_reports[kind]);
 }
 EXPORT_SYMBOL_GPL(kmap_atomic_debug_reports);
+
+/*
+ * Reports are composed while the record is being changed, interrupts off,
+ * and printed once it is consistent and interrupts are restored.
+ */
+#define REPORT_LEN	200
+
+struct pending {
+	unsigned int n;
+	struct {
+		enum kmap_atomic_report kind;
+		unsigned long ip;
+		char msg[REPORT_LEN];
+	} r[3];	/* a map's: its context, a collision, no spare */
+};
+
+static __printf(4, 5) void note(struct pending *p, enum kmap_atomic_report kind,
+				unsigned long ip, const char *fmt, ...)
+{
+	va_list args;
+
+	if (WARN_ON_ONCE(p->n >= ARRAY_SIZE(p->r)))
+		return;
+	p->r[p->n].kind = kind;
+	p->r[p->n].ip = ip;
+	va_start(args, fmt);
+	vsnprintf(p->r[p->n].msg, REPORT_LEN, fmt, args);
+	va_end(args);
+	p->n++;
+}
+
+static void emit(struct pending *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		/* One call site's kinds are told apart: the key is never text. */
+		unsigned long key = p->r[i].ip ^
+			((unsigned long)p->r[i].kind << (BITS_PER_LONG - 4));
+
+		if (kmap_atomic_report_site(key))
+			WARN(1, "kmap_atomic: %s\n", p->r[i].msg);
+		/* Counted once printed: a test that sees the count sees the report. */
+		atomic_long_inc(&kmap_reports[p->r[i].kind]);
+	}
+}
 
 static u8 current_ctx(void)
 {
@@ -109,7 +156,8 @@ static const char *const context_rules[] = {
 	[KM_CTX_IRQ] = "use with local interrupts disabled",
 };
 
-static void check_context(enum km_type type, u8 ctx, bool irqs_off, unsigned long ip)
+static void check_context(struct pending *p, enum km_type type, u8 ctx, bool irqs_off,
+			  unsigned long ip)
 {
 	enum km_context rule = kmap_atomic_slot_context(type);
 	bool ok;
@@ -126,40 +174,60 @@ static void check_context(enum km_type type, u8 ctx, bool irqs_off, unsigned lon
 		break;
 	}
 	if (!ok)
-		kmap_report(CONTEXT,
-			    "%s is for %s, but %pS maps it in %s context with interrupts %s%s",
-			    kmap_atomic_slot_name(type), context_rules[rule], (void *)ip,
-			    ctx_names[ctx], irqs_off ? "off" : "on",
-			    ctx == TASK && softirq_count() ? " and bottom halves off" : "");
+		note(p, KMAP_REPORT_CONTEXT, ip,
+		     "%s is for %s, but %pS maps it in %s context with interrupts %s%s",
+		     kmap_atomic_slot_name(type), context_rules[rule], (void *)ip,
+		     ctx_names[ctx], irqs_off ? "off" : "on",
+		     ctx == TASK && softirq_count() ? " and bottom halves off" : "");
 }
 
-static unsigned int find_spare(struct kmap_cpu *kc)
+static void record(struct holder *h, unsigned int type, unsigned long pfn, u8 ctx,
+		   unsigned long ip)
 {
-	unsigned int i;
-
-	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++)
-		if (kc->slot[i].ctx == FREE)
-			return i;
-	return NO_SLOT;
+	h->ip = ip;
+	h->task = current;
+	h->pfn = pfn;
+	h->type = min_t(unsigned int, type, KM_TYPE_NR);
+	barrier();	/* a fault report in an NMI reads a whole record */
+	WRITE_ONCE(h->ctx, ctx);
 }
 
-static void release(struct kmap_cpu *kc, unsigned int idx)
+/* Clear the slot's pte and the record; @ip is the unmap's call site. */
+static void release(unsigned int idx, u8 ctx, unsigned long ip)
 {
-	struct holder *h = &kc->slot[idx];
+	struct holder *h = this_cpu_ptr(&kmap_cpu.slot[idx]);
 
-	if (h->pte)
-		kmap_atomic_clear_idx(idx);
-	h->ctx = FREE;
+	kmap_atomic_clear_idx(idx);
+	h->unmap_ip = ip;
+	h->unmap_ctx = ctx;
+	WRITE_ONCE(h->ctx, FREE);
 }
 
 /*
- * Does an unmap of @base match what @h holds? A lowmem map used no slot,
- * and 2.6 let any lowmem address unmap it (real code mapped one lowmem
- * page and unmapped a pointer to another): so does this.
+ * A misuse of @type (a collision, a type that is no slot, an NMI): a spare,
+ * recorded; past the last one, a kmap_local fallback that the typed unmap
+ * takes only in kmap_local's order (an NMI gets NULL: kmap_local's stack
+ * is the interrupted task's).
  */
-static bool unmaps_holder(const struct holder *h, unsigned long base)
+static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, pgprot_t prot,
+		       u8 ctx, unsigned long ip)
 {
-	return h->pte ? h->addr == base : kmap_atomic_is_lowmem(base);
+	int i = kmap_atomic_claim_spare(pfn, prot, type);
+
+	if (i >= 0) {
+		record(this_cpu_ptr(&kmap_cpu.slot[KM_TYPE_NR + i]), type, pfn, ctx, ip);
+		return (void *)kmap_atomic_slot_addr(smp_processor_id(), KM_TYPE_NR + i);
+	}
+	if (ctx == NMI) {
+		note(p, KMAP_REPORT_NO_SPARE, ip,
+		     "%pS maps %s in an NMI with every spare of CPU%u in use: not mapped, NULL returned",
+		     (void *)ip, kmap_atomic_slot_name(type), smp_processor_id());
+		return NULL;
+	}
+	note(p, KMAP_REPORT_NO_SPARE, ip,
+	     "CPU%u has its %d spare slots in use: %pS is mapped with kmap_local, which its typed unmap must release in reverse order",
+	     smp_processor_id(), KM_SPARE_SLOTS - KM_NMI_SPARES, (void *)ip);
+	return kmap_atomic_fallback_map(pfn, prot, type);
 }
 
 /**
@@ -172,8 +240,9 @@ static bool unmaps_holder(const struct holder *h, unsigned long base)
  * Called by the inline map functions with preemption and page faults
  * disabled; use those, not this.
  *
- * Return: the address of the mapping: in @type's slot, or in a spare slot
- * if @type is held already or is no slot.
+ * Return: the address of the mapping: page_address() of a lowmem page;
+ * else in @type's slot, or in a spare slot if @type is held already, is no
+ * slot, or the caller is an NMI.
  */
 void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type type,
 			  pgprot_t prot)
@@ -181,207 +250,347 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	unsigned long ip = _RET_IP_;	/* inlined into the caller: its call site */
 	bool irqs_off = irqs_disabled();
 	u8 ctx = current_ctx();
-	unsigned int cpu, idx = type;
+	struct pending p = {};
+	unsigned int cpu;
 	struct kmap_cpu *kc;
-	struct holder *h;
-	unsigned long flags;
+	unsigned long flags, vaddr;
+	struct holder h;
 	void *addr;
+
+	/* 2.6: a lowmem page uses no slot, and its map was not checked. */
+	if (page && !PageHighMem(page))
+		return lowmem_page_address(page);
 
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
-	if ((unsigned int)type >= KM_TYPE_NR) {
-		idx = find_spare(kc);
-		kmap_report(INVALID_TYPE,
-			    "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given %s",
-			    (void *)ip, type, KM_TYPE_NR, slot_name(idx));
+	if (ctx == NMI) {
+		addr = map_spare(&p, pfn, type, prot, ctx, ip);
+		note(&p, KMAP_REPORT_CONTEXT, ip,
+		     "%pS maps %s in an NMI: no typed slot is for NMI context; given a spare slot",
+		     (void *)ip, kmap_atomic_slot_name(type));
+	} else if ((unsigned int)type >= KM_TYPE_NR) {
+		note(&p, KMAP_REPORT_INVALID_TYPE, ip,
+		     "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given a spare slot",
+		     (void *)ip, type, KM_TYPE_NR);
+		addr = map_spare(&p, pfn, type, prot, ctx, ip);
 	} else {
-		check_context(type, ctx, irqs_off, ip);
+		check_context(&p, type, ctx, irqs_off, ip);
 		kc->maps[type]++;
-		if (!page || PageHighMem(page))
+		if (page)
 			kc->high[type]++;
 		if (PFN_PHYS(pfn) >= SZ_4G)
 			kc->above_4g[type]++;
-		h = &kc->slot[type];
-		if (h->ctx != FREE) {
+		vaddr = kmap_atomic_map_idx(type, pfn, prot);
+		if (vaddr) {
+			record(&kc->slot[type], type, pfn, ctx, ip);
+			addr = (void *)vaddr;
+		} else {
 			kc->collisions[type]++;
-			idx = find_spare(kc);
-			kmap_report(COLLISION,
-				    "%s on CPU%u is held by %pS (%s, pfn %#lx); %pS (%s) maps it too and is given %s",
-				    kmap_atomic_slot_name(type), cpu, (void *)h->ip,
-				    ctx_names[h->ctx], h->pfn, (void *)ip, ctx_names[ctx],
-				    slot_name(idx));
+			h = kc->slot[type];
+			note(&p, KMAP_REPORT_COLLISION, ip,
+			     "%s on CPU%u is held by %pS (%s, pfn %#lx); %pS (%s) maps it too and is given a spare slot",
+			     kmap_atomic_slot_name(type), cpu, (void *)h.ip, ctx_names[h.ctx],
+			     h.pfn, (void *)ip, ctx_names[ctx]);
+			addr = map_spare(&p, pfn, type, prot, ctx, ip);
 		}
 	}
-	if (idx == NO_SLOT) {
-		/* Never overwrite a holder: fall back to kmap_local's slots. */
-		addr = kmap_atomic_fallback_map(pfn, prot, type);
-		kmap_report(NO_SPARE,
-			    "CPU%u has no spare slot left for %pS: mapped with kmap_local instead; unmap in reverse order",
-			    cpu, (void *)ip);
-		local_irq_restore(flags);
-		return addr;
-	}
-
-	h = &kc->slot[idx];
-	h->pte = !page || PageHighMem(page);
-	if (h->pte) {
-		addr = (void *)kmap_atomic_map_idx(idx, pfn, prot);
-		if (unlikely(!addr)) {
-			/* Free by the record, in use by its pte: an NMI, which is not recorded. */
-			kmap_report(COLLISION,
-				    "%s on CPU%u is in use by a context these checks do not record (an NMI?); %pS is mapped with kmap_local",
-				    slot_name(idx), cpu, (void *)ip);
-			addr = kmap_atomic_fallback_map(pfn, prot, type);
-			local_irq_restore(flags);
-			return addr;
-		}
-	} else {
-		addr = lowmem_page_address(page);
-	}
-	h->ip = ip;
-	h->task = current;
-	h->pfn = pfn;
-	h->addr = (unsigned long)addr;
-	h->ctx = ctx;
-	h->type = (unsigned int)type < KM_TYPE_NR ? type : KM_TYPE_NR;
 	local_irq_restore(flags);
+	emit(&p);
 	return addr;
 }
 EXPORT_SYMBOL(__kmap_atomic_debug);
+
+/* Which of this CPU's slots holds @base for the current context as @type. */
+static int find_holder(struct kmap_cpu *kc, unsigned long base, unsigned int type, u8 ctx)
+{
+	unsigned int cpu = smp_processor_id(), i;
+
+	if (type < KM_TYPE_NR && base == kmap_atomic_slot_addr(cpu, type) &&
+	    held_by_current(&kc->slot[type], ctx))
+		return type;
+	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++)
+		if (base == kmap_atomic_slot_addr(cpu, i) && held_by_current(&kc->slot[i], ctx) &&
+		    kc->slot[i].type == min_t(unsigned int, type, KM_TYPE_NR))
+			return i;
+	return -1;
+}
+
+/* Why @addr does not unmap @type here: what the address is. */
+static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *addr,
+			  unsigned int type, u8 ctx, unsigned long ip)
+{
+	unsigned long base = (unsigned long)addr & PAGE_MASK;
+	unsigned int cpu = smp_processor_id();
+	const char *name = kmap_atomic_slot_name(type);
+	struct kmap_atomic_where w;
+	const struct holder *h;
+
+	if (!kmap_atomic_slot_of(base, &w)) {
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s, but %s: nothing changed",
+		     (void *)ip, addr, name,
+		     kmap_atomic_is_local(base) ?
+		     "that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr))" :
+		     "no typed slot maps it (a stale or made-up pointer?)");
+		return;
+	}
+	if (w.guard) {
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s, but that is a guard page of CPU%u's slots, which maps nothing: nothing changed",
+		     (void *)ip, addr, name, w.cpu);
+		return;
+	}
+	if (w.cpu != cpu) {
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s on CPU%u, but that is CPU%u's %s: nothing changed",
+		     (void *)ip, addr, name, cpu, w.cpu, slot_name(w.idx));
+		return;
+	}
+	if (type >= KM_TYPE_NR) {
+		note(p, KMAP_REPORT_INVALID_TYPE, ip,
+		     "%pS unmaps %p from slot %u, which does not exist: nothing changed",
+		     (void *)ip, addr, type);
+		return;
+	}
+	h = &kc->slot[w.idx];
+	if (h->ctx == FREE)
+		note(p, KMAP_REPORT_NOT_HELD, ip,
+		     "%pS unmaps %p from %s, but CPU%u's %s maps nothing (unmapped twice?): nothing changed",
+		     (void *)ip, addr, name, cpu, slot_name(w.idx));
+	else if (!held_by_current(h, ctx))
+		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
+		     "%pS unmaps %s in %s context, but %pS mapped it in %s context: nothing changed",
+		     (void *)ip, slot_name(w.idx), ctx_names[ctx], (void *)h->ip,
+		     ctx_names[h->ctx]);
+	else
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s, but it is mapped as %s by %pS (the wrong type?): nothing changed",
+		     (void *)ip, addr, name, kmap_atomic_slot_name(h->type), (void *)h->ip);
+}
 
 /**
  * __kunmap_atomic_debug - the checked kunmap_atomic(addr, type)
  * @addr: the address passed
  * @type: the slot named
  *
- * Return: true if @addr and @type match a mapping this context holds,
- * which is released; the caller then enables page faults and preemption.
- * False after a report: nothing was changed.
+ * Return: true if @addr is a lowmem address (2.6's rule) with page faults
+ * disabled, or is what this CPU's slot @type, or a spare or kmap_local
+ * fallback handed out for a misuse of @type, maps for this context: that
+ * is released, and the caller enables page faults and preemption. False
+ * after a report: nothing was changed.
  */
 bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 {
 	unsigned long ip = _RET_IP_;
 	unsigned long base = (unsigned long)addr & PAGE_MASK;
 	u8 ctx = current_ctx();
+	struct pending p = {};
 	struct kmap_cpu *kc;
 	unsigned long flags;
-	struct holder *h;
-	unsigned int cpu, i;
 	bool ok = false;
+	int idx;
+
+	if (kmap_atomic_is_lowmem(base)) {
+		/* 2.6's rule; but with nothing mapped the counts would underflow. */
+		if (likely(pagefault_disabled()))
+			return true;
+		note(&p, KMAP_REPORT_NOT_HELD, ip,
+		     "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
+		     (void *)ip, addr, kmap_atomic_slot_name(type));
+		emit(&p);
+		return false;
+	}
 
 	local_irq_save(flags);
-	/* A collision that found no spare slot, and only that. */
-	switch (kmap_atomic_fallback_unmap(addr, type)) {
-	case 1:
-		local_irq_restore(flags);
-		return true;
-	case -2:
-		kmap_report(WRONG_ADDRESS,
-			    "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
-			    (void *)ip, addr, kmap_atomic_slot_name(type));
-		local_irq_restore(flags);
-		return false;
-	case -1:
-		kmap_report(WRONG_ADDRESS,
-			    "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
-			    (void *)ip, addr);
-		local_irq_restore(flags);
-		return false;
-	}
 	kc = this_cpu_ptr(&kmap_cpu);
-	cpu = smp_processor_id();
-	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++) {
-		h = &kc->slot[i];
-		if (held_by_current(h, ctx) && unmaps_holder(h, base) &&
-		    h->type == min_t(unsigned int, type, KM_TYPE_NR)) {
-			release(kc, i);
-			ok = true;
-			goto out;
-		}
-	}
-	if ((unsigned int)type >= KM_TYPE_NR) {
-		kmap_report(INVALID_TYPE,
-			    "%pS unmaps %p from slot %d, which does not exist: nothing changed",
-			    (void *)ip, addr, type);
+	idx = find_holder(kc, base, type, ctx);
+	if (idx >= 0) {
+		release(idx, ctx, ip);
+		ok = pagefault_disabled();
+		if (!ok)
+			note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+			     "%pS unmaps %s with page faults enabled: an earlier kunmap_atomic() of a lowmem address (the wrong pointer?) gave back this map's counts; the slot is cleared, the counts are left alone",
+			     (void *)ip, slot_name(idx));
 		goto out;
 	}
-
-	h = &kc->slot[type];
-	for (i = 0; h->ctx == FREE && i < KM_TYPE_NR; i++) {
-		if (held_by_current(&kc->slot[i], ctx) && kc->slot[i].pte &&
-		    kc->slot[i].addr == base) {
-			kmap_report(WRONG_ADDRESS,
-				    "%pS unmaps %p from %s, but it is mapped in %s (the wrong type?): nothing changed",
-				    (void *)ip, addr, kmap_atomic_slot_name(type),
-				    kmap_atomic_slot_name(i));
-			goto out;
-		}
-	}
-	if (h->ctx == FREE)
-		kmap_report(NOT_HELD,
-			    "%pS unmaps %p from %s, which CPU%u does not hold (unmapped twice?): nothing changed",
-			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu);
-	else if (!unmaps_holder(h, base))
-		kmap_report(WRONG_ADDRESS,
-			    "%pS unmaps %p from %s, but CPU%u's %s maps %p for %pS (%s): nothing changed",
-			    (void *)ip, addr, kmap_atomic_slot_name(type), cpu,
-			    kmap_atomic_slot_name(type), (void *)h->addr, (void *)h->ip,
-			    ctx_names[h->ctx]);
-	else if (!held_by_current(h, ctx))
-		kmap_report(OTHER_CONTEXT,
-			    "%pS unmaps %s in %s context, but %pS mapped it in %s context: nothing changed",
-			    (void *)ip, kmap_atomic_slot_name(type), ctx_names[ctx],
-			    (void *)h->ip, ctx_names[h->ctx]);
-	else
+	switch (kmap_atomic_fallback_unmap(addr, type)) {
+	case 1:
 		ok = true;
-	if (ok)
-		release(kc, type);
+		break;
+	case -2:
+		note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
+		     (void *)ip, addr, kmap_atomic_slot_name(type));
+		break;
+	case -1:
+		note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
+		     (void *)ip, addr);
+		break;
+	default:
+		explain_unmap(&p, kc, addr, type, ctx, ip);
+	}
 out:
 	local_irq_restore(flags);
+	emit(&p);
 	return ok;
 }
 EXPORT_SYMBOL(__kunmap_atomic_debug);
 
 static const char * const context_ends[] = {
-	[TASK] = "system call returns to user space", [SOFTIRQ] = "softirq handler returns",
-	[HARDIRQ] = "hard interrupt returns", [NMI] = "NMI returns",
+	[KMAP_END_SYSCALL] = "its system call returns",
+	[KMAP_END_TO_USER] = "its exception or interrupt returns to user space",
+	[KMAP_END_HARDIRQ] = "its hard interrupt returns",
+	[KMAP_END_SOFTIRQ] = "its softirq handler returns",
+	[KMAP_END_NMI] = "its NMI returns",
 };
 
 /**
- * kmap_atomic_check_leaks - reclaim the slots the ending context still holds
+ * kmap_atomic_check_leaks - reclaim the slots an ending context still holds
+ * @end: which context ends, for the report
  *
- * Called where a hard interrupt or softirq handler returns and before a
- * return to user space. Each slot still held is reported and released, and
- * the preemption and page-fault counts its map raised are brought back.
+ * Called before a system call's exit work, where an exception or interrupt
+ * returns to user space, where a hard interrupt, a softirq handler or an
+ * NMI returns. Each slot the context still holds is reported and released,
+ * and the preemption and page-fault counts its map raised are brought back.
  */
-void kmap_atomic_check_leaks(void)
+void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
 	u8 ctx = current_ctx();
 	struct kmap_cpu *kc;
+	struct pending p;
 	unsigned long flags;
-	struct holder *h;
-	unsigned int i;
+	unsigned int i = 0;
 
-	local_irq_save(flags);
-	kc = this_cpu_ptr(&kmap_cpu);
-	for (i = 0; i < KM_SLOTS_USED; i++) {
-		h = &kc->slot[i];
-		if (!held_by_current(h, ctx))
-			continue;
-		kmap_report(LEAK,
-			    "%s on CPU%u, mapped by %pS, is still held as its %s: reclaimed",
-			    slot_name(i), smp_processor_id(), (void *)h->ip, context_ends[ctx]);
-		release(kc, i);
-		pagefault_enable();
-		preempt_enable_no_resched();
-	}
-	local_irq_restore(flags);
+	do {
+		p.n = 0;
+		local_irq_save(flags);
+		kc = this_cpu_ptr(&kmap_cpu);
+		for (; i < KM_SLOTS_USED && p.n < ARRAY_SIZE(p.r); i++) {
+			struct holder *h = &kc->slot[i];
+
+			if (!held_by_current(h, ctx))
+				continue;
+			note(&p, KMAP_REPORT_LEAK, h->ip,
+			     "%s on CPU%u, mapped by %pS (pfn %#lx), is still held as %s: reclaimed",
+			     slot_name(i), smp_processor_id(), (void *)h->ip, h->pfn,
+			     context_ends[end]);
+			release(i, ctx, 0);
+			pagefault_enable();
+			preempt_enable_no_resched();
+		}
+		local_irq_restore(flags);
+		emit(&p);
+	} while (p.n);
 }
 
+/**
+ * kmap_atomic_describe - what an address in the typed slots' range is
+ * @addr: the address, a faulting one say
+ * @buf: where to write the description
+ * @len: its size
+ *
+ * For example "fault at 0xffa3f008 is KM_USER1 on CPU2 + 0x1008: 8 bytes
+ * past the page that foo+0x12/0x80 mapped (held)". The record of another
+ * CPU may change as it is read: the description is a snapshot.
+ *
+ * Return: the length written (as scnprintf()), 0 if @addr is not in the
+ * range.
+ */
+size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
+{
+	struct kmap_atomic_where w;
+	struct holder h;
+	unsigned long off;
+	size_t n;
+
+	if (!kmap_atomic_slot_of(addr & PAGE_MASK, &w))
+		return 0;
+	if (w.idx >= KM_SLOTS_USED)
+		return scnprintf(buf, len, "fault at %#lx is in the padding after CPU%u's slots",
+				 addr, w.cpu);
+	h = per_cpu_ptr(&kmap_cpu, w.cpu)->slot[w.idx];
+	off = addr - kmap_atomic_slot_addr(w.cpu, w.idx);
+	n = scnprintf(buf, len, "fault at %#lx is %s on CPU%u + %#lx: ", addr,
+		      slot_name(w.idx), w.cpu, off);
+	if (w.guard)
+		n += scnprintf(buf + n, len - n, "%lu bytes past the page that ",
+			       off - PAGE_SIZE);
+	else
+		n += scnprintf(buf + n, len - n, "in the page that ");
+	if (h.ctx != FREE)
+		n += scnprintf(buf + n, len - n, "%pS mapped (held, %s, pfn %#lx)",
+			       (void *)h.ip, ctx_names[h.ctx], h.pfn);
+	else if (h.unmap_ip)
+		n += scnprintf(buf + n, len - n, "was unmapped by %pS (%s)",
+			       (void *)h.unmap_ip, ctx_names[h.unmap_ctx]);
+	else if (h.ip)
+		n += scnprintf(buf + n, len - n, "%pS mapped, reclaimed when its context ended",
+			       (void *)h.ip);
+	else
+		n += scnprintf(buf + n, len - n, "nothing has mapped since boot");
+	return n;
+}
+EXPORT_SYMBOL_GPL(kmap_atomic_describe);
+
+/**
+ * kmap_atomic_debug_fault - describe a kernel fault on a typed slot's address
+ * @address: the faulting address
+ *
+ * Called by the architecture's page fault handler for a kernel-mode fault
+ * that it cannot resolve, before the fault is fixed up (a *_nofault()
+ * access) or oopses.
+ */
+void kmap_atomic_debug_fault(unsigned long address)
+{
+	char msg[REPORT_LEN];
+
+	if (!kmap_atomic_describe(address, msg, sizeof(msg)))
+		return;
+	atomic_long_inc(&kmap_reports[KMAP_REPORT_FAULT]);
+	pr_err("kmap_atomic: %s\n", msg);
+}
+
+/* Like lockdep's held locks: what the CPU that oopsed or panicked holds. */
+static void show_held(void)
+{
+	struct kmap_cpu *kc = this_cpu_ptr(&kmap_cpu);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < KM_SLOTS_USED; i++) {
+		struct holder h = kc->slot[i];
+
+		if (h.ctx == FREE)
+			continue;
+		if (!n++)
+			pr_emerg("kmap_atomic: typed slots held on CPU%u:\n", smp_processor_id());
+		pr_emerg(" %s: pfn %#lx mapped by %pS (%s%s%s)\n", slot_name(i), h.pfn,
+			 (void *)h.ip, ctx_names[h.ctx], h.ctx == TASK ? ", " : "",
+			 h.ctx == TASK ? h.task->comm : "");
+	}
+}
+
+static int held_on_oops(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (val == DIE_OOPS)
+		show_held();
+	return NOTIFY_DONE;
+}
+
+static int held_on_panic(struct notifier_block *nb, unsigned long val, void *data)
+{
+	show_held();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block oops_nb = { .notifier_call = held_on_oops };
+static struct notifier_block panic_nb = { .notifier_call = held_on_panic };
+
 /*
- * /sys/kernel/debug/kmap_atomic/slots: per CPU and slot, the maps (of them
- * highmem and above 4 GiB), the collisions, and the holder now.
+ * /sys/kernel/debug/kmap_atomic/slots: per CPU and slot, the maps (of
+ * highmem pages or page frames; of them of highmem pages, of frames above
+ * 4 GiB), the collisions, and the holder now.
  */
 static int slots_show(struct seq_file *m, void *v)
 {
@@ -422,6 +631,7 @@ static const char * const report_names[KMAP_REPORT_NR] = {
 	[KMAP_REPORT_INVALID_TYPE] = "invalid_type",
 	[KMAP_REPORT_LEAK] = "leak",
 	[KMAP_REPORT_NO_SPARE] = "no_spare",
+	[KMAP_REPORT_FAULT] = "fault",
 };
 
 /* /sys/kernel/debug/kmap_atomic/reports: how many of each kind. */
@@ -435,12 +645,14 @@ static int reports_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(reports);
 
-static int __init kmap_atomic_debugfs_init(void)
+static int __init kmap_atomic_debug_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("kmap_atomic", NULL);
 
 	debugfs_create_file("slots", 0444, dir, NULL, &slots_fops);
 	debugfs_create_file("reports", 0444, dir, NULL, &reports_fops);
+	register_die_notifier(&oops_nb);
+	atomic_notifier_chain_register(&panic_notifier_list, &panic_nb);
 	return 0;
 }
-late_initcall(kmap_atomic_debugfs_init);
+late_initcall(kmap_atomic_debug_init);

@@ -17,6 +17,9 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
 
@@ -115,6 +118,11 @@ static void check_reports(struct kunit *test, enum kmap_atomic_report kind, unsi
 	for (i = 0; i < KMAP_REPORT_NR; i++)
 		KUNIT_EXPECT_EQ_MSG(test, t->rose[i], i == kind ? n : 0,
 				    "reports of kind %u after %s", i, t->expecting);
+}
+
+static unsigned long t_rose(struct kunit *test, enum kmap_atomic_report kind)
+{
+	return ((struct debug_test *)test->priv)->rose[kind];
 }
 
 static u32 seed_of(struct debug_test *t, unsigned int i)
@@ -372,15 +380,27 @@ static void context_rules(struct kunit *test)
  * Unmaps that do not match what is held change nothing: the mapping stays
  * valid and the counts stay where the map put them, until the right unmap.
  */
-enum bad_unmap { FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE };
-
-static const char * const bad_unmap_names[] = {
-	[FOREIGN_POINTER] = "kunmap_atomic() given a foreign pointer (the bio, say)",
-	[OTHER_SLOT_ADDRESS] = "kunmap_atomic() given another slot's address",
-	[WRONG_TYPE] = "kunmap_atomic() with the wrong type",
+enum bad_unmap {
+	FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE, KMAP_LOCAL_ADDRESS,
+	UNTYPED_ATOMIC_ADDRESS, OTHER_CPU_SLOT, GUARD_PAGE, MADE_UP, STALE_SPARE,
 };
 
-static const enum bad_unmap bad_unmaps[] = { FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE };
+static const char * const bad_unmap_names[] = {
+	[FOREIGN_POINTER] = "kunmap_atomic() given a vmalloc pointer (the bio's, say)",
+	[OTHER_SLOT_ADDRESS] = "kunmap_atomic() given another slot's address",
+	[WRONG_TYPE] = "kunmap_atomic() with the wrong type",
+	[KMAP_LOCAL_ADDRESS] = "kunmap_atomic(kmap_local_page(q), KM_USER0)",
+	[UNTYPED_ATOMIC_ADDRESS] = "kunmap_atomic(kmap_atomic(q), KM_USER0)",
+	[OTHER_CPU_SLOT] = "kunmap_atomic() given another CPU's KM_USER0",
+	[GUARD_PAGE] = "kunmap_atomic() given the guard page above the slot",
+	[MADE_UP] = "kunmap_atomic() given a made-up user address",
+	[STALE_SPARE] = "kunmap_atomic() given a spare that was unmapped already",
+};
+
+static const enum bad_unmap bad_unmaps[] = {
+	FOREIGN_POINTER, OTHER_SLOT_ADDRESS, WRONG_TYPE, KMAP_LOCAL_ADDRESS,
+	UNTYPED_ATOMIC_ADDRESS, OTHER_CPU_SLOT, GUARD_PAGE, MADE_UP, STALE_SPARE,
+};
 
 static void bad_unmap_desc(const enum bad_unmap *b, char *desc)
 {
@@ -389,38 +409,94 @@ static void bad_unmap_desc(const enum bad_unmap *b, char *desc)
 
 KUNIT_ARRAY_PARAM(bad_unmap, bad_unmaps, bad_unmap_desc);
 
+/* The address @how hands to kunmap_atomic(..., KM_USER0) while @p is mapped. */
+static void *bad_address(struct kunit *test, enum bad_unmap how, u32 *p, void *vbuf,
+			 void *local, void *untyped, void *stale)
+{
+	unsigned int cpu = smp_processor_id();
+
+	switch (how) {
+	case FOREIGN_POINTER:
+		return vbuf;
+	case OTHER_SLOT_ADDRESS:
+		return (void *)kmap_atomic_slot_addr(cpu, KM_USER1);
+	case KMAP_LOCAL_ADDRESS:
+		return local;
+	case UNTYPED_ATOMIC_ADDRESS:
+		return untyped;
+	case OTHER_CPU_SLOT:
+		return (void *)kmap_atomic_slot_addr(cpu ? 0 : 1, KM_USER0);
+	case GUARD_PAGE:
+		return (char *)p + PAGE_SIZE;
+	case MADE_UP:
+		return (void *)0x12345678UL;
+	case STALE_SPARE:
+		return stale;
+	default:
+		return p;
+	}
+}
+
 static void unmap_mismatch(struct kunit *test)
 {
 	enum bad_unmap how = *(const enum bad_unmap *)test->param_value;
-	void *bio = kunit_kzalloc(test, 64, GFP_KERNEL);
+	void *vbuf = vmalloc(64);
 	struct debug_test *t = test->priv;
-	int before = preempt_count();
-	int held_after_bad, after_good;
+	int before = preempt_count(), pf_before = current->pagefault_disabled;
+	int held_after_bad, pf_after_bad, after_good, pf_after_good;
+	unsigned long wrong, invalid;
 	bool valid_after_bad;
+	void *local = NULL, *untyped = NULL, *stale = NULL;
 	u32 *p;
 
-	KUNIT_ASSERT_NOT_NULL(test, bio);
-	p = kmap_atomic(t->page[0], KM_USER0);
+	KUNIT_ASSERT_NOT_NULL(test, vbuf);
+	if (how == OTHER_CPU_SLOT && num_possible_cpus() < 2) {
+		vfree(vbuf);
+		kunit_skip(test, "one possible CPU: there is no other CPU's slot");
+	}
 	expect_begin(test, bad_unmap_names[how]);
-	if (how == FOREIGN_POINTER)
-		kunmap_atomic(bio, KM_USER0);
-	else if (how == OTHER_SLOT_ADDRESS)
-		/* Fixmap addresses go down as the index goes up: KM_USER0 - 1. */
-		kunmap_atomic((char *)p + PAGE_SIZE, KM_USER0);
-	else
+	if (how == STALE_SPARE) {
+		/* A collision's spare, unmapped: its address maps nothing now. */
+		p = kmap_atomic(t->page[0], KM_USER0);
+		stale = kmap_atomic(t->page[1], KM_USER0);
+		kunmap_atomic(stale, KM_USER0);
+		kunmap_atomic(p, KM_USER0);
+	}
+	if (how == KMAP_LOCAL_ADDRESS)
+		local = kmap_local_page(t->page[1]);
+	p = kmap_atomic(t->page[0], KM_USER0);
+	if (how == UNTYPED_ATOMIC_ADDRESS)
+		untyped = kmap_atomic(t->page[1]);
+	if (how == WRONG_TYPE)
 		kunmap_atomic(p, KM_USER1);
+	else
+		kunmap_atomic(bad_address(test, how, p, vbuf, local, untyped, stale), KM_USER0);
 	expect_end(test);
 	held_after_bad = preempt_count() - before;
+	pf_after_bad = current->pagefault_disabled - pf_before;
 	valid_after_bad = holds(p, seed_of(t, 0));
+	if (untyped)
+		kunmap_atomic(untyped);
 	kunmap_atomic(p, KM_USER0);
+	if (local)
+		kunmap_local(local);
 	after_good = preempt_count() - before;
+	pf_after_good = current->pagefault_disabled - pf_before;
+	vfree(vbuf);
 
-	check_reports(test, KMAP_REPORT_WRONG_ADDRESS, 1);
-	KUNIT_EXPECT_EQ_MSG(test, held_after_bad, 1, "the bad unmap changed the preemption count");
+	wrong = t->rose[KMAP_REPORT_WRONG_ADDRESS];
+	invalid = t->rose[KMAP_REPORT_NOT_HELD];
+	KUNIT_EXPECT_EQ_MSG(test, wrong + invalid, 1UL, "reports of the bad unmap");
+	KUNIT_EXPECT_EQ_MSG(test, t->rose[KMAP_REPORT_COLLISION], (unsigned long)(how == STALE_SPARE),
+			    "collisions");
+	KUNIT_EXPECT_EQ_MSG(test, held_after_bad, how == UNTYPED_ATOMIC_ADDRESS ? 2 : 1,
+			    "the bad unmap changed the preemption count");
+	KUNIT_EXPECT_EQ_MSG(test, pf_after_bad, how == UNTYPED_ATOMIC_ADDRESS ? 2 : 1,
+			    "the bad unmap changed the page-fault count");
 	KUNIT_EXPECT_TRUE_MSG(test, valid_after_bad, "the bad unmap took the mapping");
 	KUNIT_EXPECT_EQ(test, after_good, 0);
+	KUNIT_EXPECT_EQ(test, pf_after_good, 0);
 	KUNIT_EXPECT_TRUE(test, preemptible());
-	KUNIT_EXPECT_FALSE(test, pagefault_disabled());
 }
 
 static void unmap_twice(struct kunit *test)
@@ -623,21 +699,412 @@ static void use_after_unmap_faults(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, stale_page);
 }
 
-/* A hot misuse is counted every time, however few reports are printed. */
-static void hot_misuse_counted(struct kunit *test)
+/*
+ * A hot misuse is counted every time and printed once for its call site;
+ * it hides no other call site's report.
+ */
+static noinline void double_unmap_at_a(u32 *p)
+{
+	kunmap_atomic(p, KM_USER0);
+}
+
+/* Another type, so that the compiler cannot fold the two sites into one. */
+static noinline void double_unmap_at_b(u32 *p)
+{
+	kunmap_atomic(p, KM_USER1);
+}
+
+static void hot_misuse_hides_no_site(struct kunit *test)
 {
 	struct debug_test *t = test->priv;
+	unsigned long printed, printed_a, printed_b;
 	unsigned int i;
 	u32 *p;
 
 	p = kmap_atomic(t->page[0], KM_USER0);
 	kunmap_atomic(p, KM_USER0);
-	expect_begin(test, "1000 double unmaps, rate-limited");
+	expect_begin(test, "1000 double unmaps from one call site, then one from another");
+	printed = kmap_atomic_reports_printed();
 	for (i = 0; i < 1000; i++)
-		kunmap_atomic(p, KM_USER0);
+		double_unmap_at_a(p);
+	printed_a = kmap_atomic_reports_printed() - printed;
+	double_unmap_at_b(p);
+	printed_b = kmap_atomic_reports_printed() - printed - printed_a;
 	expect_end(test);
-	check_reports(test, KMAP_REPORT_NOT_HELD, 1000);
+	check_reports(test, KMAP_REPORT_NOT_HELD, 1001);
+	/* Another case may have printed from site A already: 0 or 1. */
+	KUNIT_EXPECT_LE_MSG(test, printed_a, 1UL, "a hot call site printed more than once");
+	KUNIT_EXPECT_EQ_MSG(test, printed_b, 1UL, "the hot call site hid another's report");
 	KUNIT_EXPECT_TRUE(test, preemptible());
+}
+
+/*
+ * Correct 2.6-era usage draws no report and leaves the counts as they
+ * were, each pattern as subsystems of 2.6 wrote it. Each writes only to
+ * page 1 or to slab memory.
+ */
+struct counts_snap {
+	int preempt, pagefault;
+};
+
+static void snap(struct counts_snap *c)
+{
+	c->preempt = preempt_count();
+	c->pagefault = current->pagefault_disabled;
+}
+
+/* shmem (2.6.32): ZERO_PAGE in KM_USER1, unmapped with a slab pointer. */
+static void shmem_zero_page(struct debug_test *t, void *slab)
+{
+	void *kaddr = kmap_atomic(ZERO_PAGE(0), KM_USER1);
+
+	memcpy(slab, kaddr, 16);
+	kunmap_atomic(slab, KM_USER1);
+}
+
+/* copy_user_highpage(): source KM_USER0, destination KM_USER1, unmapped in map order. */
+static void copy_user_highpage_26(struct debug_test *t, void *slab)
+{
+	void *from = kmap_atomic(t->page[0], KM_USER0);
+	void *to = kmap_atomic(t->page[1], KM_USER1);
+
+	memcpy(to, from, 64);
+	kunmap_atomic(from, KM_USER0);
+	kunmap_atomic(to, KM_USER1);
+}
+
+/* loop's transfer_none(): unmapped through base + offset, inside the page. */
+static void loop_transfer_none(struct debug_test *t, void *slab)
+{
+	char *raw = kmap_atomic(t->page[0], KM_USER0);
+	char *loop = kmap_atomic(t->page[1], KM_USER1);
+
+	memcpy(loop + 512, raw + 512, 64);
+	kunmap_atomic(raw + 512, KM_USER0);
+	kunmap_atomic(loop + 512, KM_USER1);
+}
+
+/* crypto_kmap_type(): KM_SOFTIRQ0/1 with bottom halves off, released out of order. */
+static void crypto_scatterwalk(struct debug_test *t, void *slab)
+{
+	void *src, *dst;
+
+	local_bh_disable();
+	src = kmap_atomic(t->page[0], KM_SOFTIRQ0);
+	dst = kmap_atomic(t->page[1], KM_SOFTIRQ1);
+	memcpy(dst + 128, src + 128, 32);
+	kunmap_atomic(src, KM_SOFTIRQ0);
+	kunmap_atomic(dst, KM_SOFTIRQ1);
+	local_bh_enable();
+}
+
+/* The block bounce code: KM_BOUNCE_READ and KM_BIO_SRC_IRQ with interrupts off. */
+static void bounce_copy(struct debug_test *t, void *slab)
+{
+	unsigned long flags;
+	void *vto, *vfrom;
+
+	local_irq_save(flags);
+	vto = kmap_atomic(t->page[1], KM_BOUNCE_READ);
+	vfrom = kmap_atomic(t->page[0], KM_BIO_SRC_IRQ);
+	memcpy(vto + 256, vfrom + 256, 16);
+	kunmap_atomic(vfrom, KM_BIO_SRC_IRQ);
+	kunmap_atomic(vto, KM_BOUNCE_READ);
+	local_irq_restore(flags);
+}
+
+/* A lowmem page in a slot, then a highmem page in another: the pte_offset_map() pair. */
+static void pte_pages(struct debug_test *t, void *slab)
+{
+	void *low = kmap_atomic(virt_to_page(slab), KM_PTE0);
+	void *high = kmap_atomic(t->page[0], KM_PTE1);
+
+	memcpy(low, high, 8);
+	kunmap_atomic(high, KM_PTE1);
+	kunmap_atomic(low, KM_PTE0);
+}
+
+/* kmap_atomic_pfn() of a lowmem frame: always a slot, as in 2.6. */
+static void pfn_of_lowmem(struct debug_test *t, void *slab)
+{
+	u8 *p = kmap_atomic_pfn(page_to_pfn(virt_to_page(slab)), KM_USER0);
+
+	p[offset_in_page(slab)] ^= 1;
+	kunmap_atomic(p, KM_USER0);
+}
+
+static const struct usage_26 {
+	const char *name;
+	void (*run)(struct debug_test *t, void *slab);
+} usages_26[] = {
+	{ "shmem: ZERO_PAGE in KM_USER1, unmapped with a slab pointer", shmem_zero_page },
+	{ "copy_user_highpage: KM_USER0 and KM_USER1, unmapped in map order", copy_user_highpage_26 },
+	{ "loop transfer_none: unmapped at base + offset", loop_transfer_none },
+	{ "crypto scatterwalk: KM_SOFTIRQ0/1, bottom halves off", crypto_scatterwalk },
+	{ "bounce: KM_BOUNCE_READ and KM_BIO_SRC_IRQ, interrupts off", bounce_copy },
+	{ "page tables: a lowmem and a highmem page in KM_PTE0/1", pte_pages },
+	{ "kmap_atomic_pfn of a lowmem frame", pfn_of_lowmem },
+};
+
+static void usage_26_desc(const struct usage_26 *u, char *desc)
+{
+	strscpy(desc, u->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(usage_26, usages_26, usage_26_desc);
+
+static void correct_26_usage_is_quiet(struct kunit *test)
+{
+	const struct usage_26 *u = test->param_value;
+	struct debug_test *t = test->priv;
+	void *slab = kunit_kzalloc(test, 256, GFP_KERNEL);
+	unsigned long before = kmap_atomic_reports();
+	struct counts_snap a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	snap(&a);
+	u->run(t, slab);
+	snap(&b);
+	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports() - before, 0UL, "reports after %s", u->name);
+	KUNIT_EXPECT_EQ(test, b.preempt, a.preempt);
+	KUNIT_EXPECT_EQ(test, b.pagefault, a.pagefault);
+	KUNIT_EXPECT_TRUE(test, page_holds(t, 0, seed_of(t, 0)));
+}
+
+/*
+ * Eight collisions nested on KM_USER0 under a live kmap_local_page(),
+ * released first-in-first-out: the spares are released in any order and
+ * never touch kmap_local's stack.
+ */
+#define NESTED	8
+
+static void nested_collisions_any_order(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	struct page *pages[NESTED + 1];
+	u32 *p[NESTED + 1], *local;
+	unsigned int i, bad = 0;
+	struct counts_snap a, b;
+	bool local_kept;
+
+	for (i = 0; i <= NESTED; i++) {
+		pages[i] = alloc_highmem_page(test);
+		p[i] = kmap_local_page(pages[i]);
+		fill(p[i], 0x7000 + 0x100 * i);
+		kunmap_local(p[i]);
+	}
+	local = kmap_local_page(t->page[1]);
+	snap(&a);
+	expect_begin(test, "eight collisions on KM_USER0, released first in first out");
+	for (i = 0; i <= NESTED; i++)
+		p[i] = kmap_atomic(pages[i], KM_USER0);
+	for (i = 0; i <= NESTED; i++) {
+		bad += !holds(p[i], 0x7000 + 0x100 * i);
+		kunmap_atomic(p[i], KM_USER0);
+	}
+	expect_end(test);
+	snap(&b);
+	local_kept = holds(local, seed_of(t, 1));
+	kunmap_local(local);
+	for (i = 0; i <= NESTED; i++)
+		__free_page(pages[i]);
+
+	check_reports(test, KMAP_REPORT_COLLISION, NESTED);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
+	KUNIT_EXPECT_TRUE_MSG(test, local_kept, "the live kmap_local_page() lost its page");
+	KUNIT_EXPECT_EQ(test, b.preempt, a.preempt);
+	KUNIT_EXPECT_EQ(test, b.pagefault, a.pagefault);
+}
+
+/*
+ * Past the last spare a task is given kmap_local fallbacks, which its
+ * typed unmap takes only in kmap_local's order: in that order nothing is
+ * lost and only the spares' exhaustion is reported.
+ */
+#define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
+#define PAST_LAST	(1 + TASK_SPARES + 2)
+
+static void past_the_last_spare(struct kunit *test)
+{
+	struct page **pages = kunit_kcalloc(test, PAST_LAST, sizeof(*pages), GFP_KERNEL);
+	u32 **p = kunit_kcalloc(test, PAST_LAST, sizeof(*p), GFP_KERNEL);
+	unsigned int i, bad = 0;
+	struct counts_snap a, b;
+	bool fallback_local;
+
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < PAST_LAST; i++) {
+		pages[i] = alloc_highmem_page(test);
+		p[i] = kmap_local_page(pages[i]);
+		fill(p[i], 0x9000 + 0x100 * i);
+		kunmap_local(p[i]);
+	}
+	snap(&a);
+	expect_begin(test, "every spare of this CPU in use");
+	for (i = 0; i < PAST_LAST; i++)
+		p[i] = kmap_atomic(pages[i], KM_USER0);
+	fallback_local = kmap_atomic_to_page(p[PAST_LAST - 1]) == pages[PAST_LAST - 1] &&
+			 (unsigned long)p[PAST_LAST - 1] >= __fix_to_virt(FIX_KMAP_END) &&
+			 (unsigned long)p[PAST_LAST - 1] <= __fix_to_virt(FIX_KMAP_BEGIN);
+	for (i = PAST_LAST; i-- > 0;) {
+		bad += !holds(p[i], 0x9000 + 0x100 * i);
+		kunmap_atomic(p[i], KM_USER0);
+	}
+	expect_end(test);
+	snap(&b);
+	for (i = 0; i < PAST_LAST; i++)
+		__free_page(pages[i]);
+
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_COLLISION), (unsigned long)PAST_LAST - 1);
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_NO_SPARE), 2UL);
+	KUNIT_EXPECT_TRUE_MSG(test, fallback_local, "the last map is not a kmap_local fallback");
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
+	KUNIT_EXPECT_EQ(test, b.preempt, a.preempt);
+	KUNIT_EXPECT_EQ(test, b.pagefault, a.pagefault);
+}
+
+/*
+ * Real NMIs (an NMI IPI to this CPU) arrive while a hard interrupt maps,
+ * uses and unmaps KM_IRQ0, thousands of times; each NMI maps KM_IRQ0 too.
+ * The interrupt's data stays intact, and every NMI map is reported and
+ * served in a spare, never in the interrupt's slot.
+ */
+#define NMI_ROUNDS	2000
+
+struct nmi_run {
+	struct debug_test *t;
+	unsigned int cpu;
+	atomic_t pending;
+	unsigned long nmis, in_irq_slot, nulls, irq_bad, missed;
+	u32 *irq_addr;
+};
+
+static struct nmi_run *nmi_run;
+
+static int kmap_test_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct nmi_run *r = READ_ONCE(nmi_run);
+	u32 *p;
+
+	if (!r || smp_processor_id() != r->cpu || !atomic_xchg(&r->pending, 0))
+		return NMI_DONE;
+	p = kmap_atomic(r->t->page[1], KM_IRQ0);
+	if (!p) {
+		r->nulls++;
+		return NMI_HANDLED;
+	}
+	r->in_irq_slot += (unsigned long)p == kmap_atomic_slot_addr(r->cpu, KM_IRQ0);
+	p[WORDS - 1] = seed_of(r->t, 1) + WORDS - 1;	/* what it held: unchanged */
+	r->nmis++;
+	kunmap_atomic(p, KM_IRQ0);
+	return NMI_HANDLED;
+}
+
+static void nmi_rounds_in_irq(void *arg)
+{
+	struct nmi_run *r = arg;
+	unsigned int i, spin;
+	u32 *p;
+
+	r->cpu = smp_processor_id();
+	WRITE_ONCE(nmi_run, r);
+	for (i = 0; i < NMI_ROUNDS; i++) {
+		/* Before the map in even rounds, while the slot is held in odd ones. */
+		atomic_set(&r->pending, 1);
+		if (!(i & 1))
+			apic->send_IPI_self(NMI_VECTOR);
+		p = kmap_atomic(r->t->page[0], KM_IRQ0);
+		if (i & 1)
+			apic->send_IPI_self(NMI_VECTOR);
+		r->irq_bad += p[0] != seed_of(r->t, 0) || p[WORDS / 2] != seed_of(r->t, 0) + WORDS / 2;
+		kunmap_atomic(p, KM_IRQ0);
+		for (spin = 0; atomic_read(&r->pending) && spin < 1000000; spin++)
+			cpu_relax();
+		r->missed += atomic_xchg(&r->pending, 0);
+	}
+	WRITE_ONCE(nmi_run, NULL);
+}
+
+static void nmi_while_irq_holds_slot(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	struct nmi_run r = { .t = t };
+	int ret;
+
+	ret = register_nmi_handler(NMI_LOCAL, kmap_test_nmi, 0, "kmap_atomic_test");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	expect_begin(test, "NMIs map KM_IRQ0 under a hard interrupt");
+	run_in_hardirq(nmi_rounds_in_irq, &r);
+	expect_end(test);
+	unregister_nmi_handler(NMI_LOCAL, "kmap_atomic_test");
+
+	KUNIT_ASSERT_GT_MSG(test, r.nmis, 0UL, "no NMI arrived");
+	KUNIT_EXPECT_EQ_MSG(test, r.missed, 0UL, "NMIs that did not arrive");
+	KUNIT_EXPECT_EQ(test, r.nmis, (unsigned long)NMI_ROUNDS);
+	KUNIT_EXPECT_EQ_MSG(test, t->rose[KMAP_REPORT_CONTEXT], r.nmis, "NMI maps reported");
+	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_COLLISION], 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, r.in_irq_slot, 0UL, "NMIs given the interrupt's KM_IRQ0");
+	KUNIT_EXPECT_EQ(test, r.nulls, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, r.irq_bad, 0UL, "interrupt reads that saw another page");
+	KUNIT_EXPECT_TRUE(test, page_holds(t, 0, seed_of(t, 0)));
+	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, seed_of(t, 1)));
+}
+
+/* An address in the slots is described: slot, CPU, offset, holder or last unmapper. */
+static void describe_addresses(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	char *held = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *unmapped = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char *inside = kunit_kzalloc(test, 256, GFP_KERNEL);
+	char want[64];
+	unsigned int cpu;
+	size_t n_held;
+	u32 *p;
+
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	KUNIT_ASSERT_NOT_NULL(test, unmapped);
+	KUNIT_ASSERT_NOT_NULL(test, inside);
+	p = kmap_atomic(t->page[0], KM_USER1);
+	cpu = smp_processor_id();
+	n_held = kmap_atomic_describe((unsigned long)p + PAGE_SIZE + 8, held, 256);
+	kunmap_atomic(p, KM_USER1);
+	kmap_atomic_describe((unsigned long)p + 0x10, unmapped, 256);
+	kmap_atomic_describe((unsigned long)kunit_kzalloc(test, 8, GFP_KERNEL), inside, 256);
+
+	KUNIT_EXPECT_GT(test, n_held, (size_t)0);
+	snprintf(want, sizeof(want), "is KM_USER1 on CPU%u + 0x1008: ", cpu);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, want), "%s", held);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, "8 bytes past the page that describe_addresses+"),
+				  "%s", held);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, "mapped (held, task"), "%s", held);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(unmapped, "+ 0x10: in the page that was unmapped by describe_addresses+"),
+				  "%s", unmapped);
+	KUNIT_EXPECT_STREQ_MSG(test, inside, "", "a slab address is no slot");
+}
+
+/*
+ * End to end: an overrun into the guard page and a use after unmap, both
+ * through copy_from_kernel_nofault(), fault, are fixed up, and are
+ * described on the console by the page fault handler.
+ */
+static void faults_are_described(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	long overrun, stale;
+	u32 x, *p;
+
+	expect_begin(test, "an overrun and a use after unmap of KM_USER1");
+	p = kmap_atomic(t->page[0], KM_USER1);
+	overrun = copy_from_kernel_nofault(&x, (char *)p + PAGE_SIZE + 8, sizeof(x));
+	kunmap_atomic(p, KM_USER1);
+	stale = copy_from_kernel_nofault(&x, p, sizeof(x));
+	expect_end(test);
+
+	KUNIT_EXPECT_EQ_MSG(test, overrun, (long)-EFAULT, "the guard page above the slot is mapped");
+	KUNIT_EXPECT_EQ_MSG(test, stale, (long)-EFAULT, "the slot still maps after its unmap");
+	check_reports(test, KMAP_REPORT_FAULT, 2);
 }
 
 static struct kunit_case kmap_atomic_debug_cases[] = {
@@ -651,7 +1118,13 @@ static struct kunit_case kmap_atomic_debug_cases[] = {
 	KUNIT_CASE(leak_from_hardirq),
 	KUNIT_CASE(leak_from_softirq),
 	KUNIT_CASE(use_after_unmap_faults),
-	KUNIT_CASE(hot_misuse_counted),
+	KUNIT_CASE(hot_misuse_hides_no_site),
+	KUNIT_CASE_PARAM(correct_26_usage_is_quiet, usage_26_gen_params),
+	KUNIT_CASE(nested_collisions_any_order),
+	KUNIT_CASE(past_the_last_spare),
+	KUNIT_CASE(nmi_while_irq_holds_slot),
+	KUNIT_CASE(describe_addresses),
+	KUNIT_CASE(faults_are_described),
 	{}
 };
 

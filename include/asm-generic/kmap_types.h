@@ -47,7 +47,15 @@ enum km_type {
  * Each CPU also has spare slots, after the KM_TYPE_NR named ones: a map
  * into a slot that is in use already (a collision), or with a type that is
  * no slot, is reported and given a spare, so that nobody's data is lost.
+ * The last KM_NMI_SPARES are kept for NMIs. CONFIG_DEBUG_KMAP_ATOMIC has
+ * enough for eight nested collisions in one context under others in an
+ * interrupt; a release kernel keeps its fixmap small.
  */
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+#define KM_SPARE_SLOTS		16
+#else
 #define KM_SPARE_SLOTS		3
+#endif
+#define KM_NMI_SPARES		1
 
 #endif /* _ASM_GENERIC_KMAP_TYPES_H */

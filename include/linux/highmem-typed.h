@@ -65,6 +65,7 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 bool __kunmap_atomic_slot(const void *addr, enum km_type type);
 unsigned long kmap_atomic_reports(void);
+unsigned long kmap_atomic_reports_printed(void);
 const char *kmap_atomic_slot_name(enum km_type type);
 enum km_context kmap_atomic_slot_context(enum km_type type);
 /*
@@ -77,12 +78,14 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type);
 
 /*
  * The fixmap address of slot @idx on @cpu: an enum km_type, or one of the
- * KM_SPARE_SLOTS spares after KM_TYPE_NR.
+ * KM_SPARE_SLOTS spares after KM_TYPE_NR. With a guard page per slot
+ * (KM_SLOT_STRIDE 2) the guard is the page above the slot's.
  */
 static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 						  unsigned int idx)
 {
-	return __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + idx);
+	return __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU +
+			     idx * KM_SLOT_STRIDE + KM_SLOT_STRIDE - 1);
 }
 
 static __always_inline void *__kmap_atomic_typed(struct page *page,

@@ -1,30 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CONFIG_DEBUG_KMAP_ATOMIC: the checks on typed atomic kmaps, what they
- * count, and the hooks where a context ends (a hard interrupt, a softirq
- * handler, a return to user space) that reclaim slots left held.
+ * count, the hooks where a context ends (a system call, an exception or
+ * interrupt returning to user space, a hard interrupt, a softirq handler,
+ * an NMI) that reclaim slots left held, and the one in the kernel's page
+ * fault path that says which slot a faulting address is.
  */
 #ifndef _LINUX_KMAP_ATOMIC_DEBUG_H
 #define _LINUX_KMAP_ATOMIC_DEBUG_H
 
+#include <linux/types.h>
+
 /* What the checks report; each has a counter. */
 enum kmap_atomic_report {
 	KMAP_REPORT_COLLISION,		/* a map into a slot already held */
-	KMAP_REPORT_CONTEXT,		/* a slot used from the wrong context */
+	KMAP_REPORT_CONTEXT,		/* a slot used from the wrong context, NMI included */
 	KMAP_REPORT_WRONG_ADDRESS,	/* unmap of an address the slot does not map */
-	KMAP_REPORT_NOT_HELD,		/* unmap of a slot nobody holds */
+	KMAP_REPORT_NOT_HELD,		/* unmap of a slot nobody holds, or of nothing */
 	KMAP_REPORT_OTHER_CONTEXT,	/* unmap from another context than the map */
 	KMAP_REPORT_INVALID_TYPE,	/* a type that is no slot */
 	KMAP_REPORT_LEAK,		/* a slot still held when its context ends */
-	KMAP_REPORT_NO_SPARE,		/* a collision with every spare in use */
+	KMAP_REPORT_NO_SPARE,		/* a misuse with every spare in use */
+	KMAP_REPORT_FAULT,		/* a kernel fault on a typed slot's address */
 	KMAP_REPORT_NR
+};
+
+/* Where a context ends, for kmap_atomic_check_leaks(). */
+enum kmap_atomic_context_end {
+	KMAP_END_SYSCALL,	/* a system call, before its exit work */
+	KMAP_END_TO_USER,	/* an exception or interrupt, returning to user space */
+	KMAP_END_HARDIRQ,	/* a hard interrupt, in irq_exit() */
+	KMAP_END_SOFTIRQ,	/* a softirq handler */
+	KMAP_END_NMI,		/* an NMI */
 };
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind);
-void kmap_atomic_check_leaks(void);
+void kmap_atomic_check_leaks(enum kmap_atomic_context_end end);
+void kmap_atomic_debug_fault(unsigned long address);
+size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
 #else
-static inline void kmap_atomic_check_leaks(void) { }
+static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
+static inline void kmap_atomic_debug_fault(unsigned long address) { }
 #endif
 
 #endif /* _LINUX_KMAP_ATOMIC_DEBUG_H */

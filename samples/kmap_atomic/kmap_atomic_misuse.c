@@ -17,9 +17,11 @@
 
 #include <linux/completion.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
+#include <linux/kmap_atomic_debug.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -200,10 +202,20 @@ static DECLARE_TASKLET(leaky_tasklet, misuse_leak_in_tasklet);
 
 static noinline int misuse_leak_softirq(void)
 {
+	unsigned long leaks = kmap_atomic_debug_reports(KMAP_REPORT_LEAK);
+	unsigned int ms;
+
 	reinit_completion(&tasklet_done);
 	tasklet_schedule(&leaky_tasklet);
 	wait_for_completion(&tasklet_done);
 	tasklet_kill(&leaky_tasklet);
+	/*
+	 * The leak is found as the softirq handler returns, which may be in
+	 * ksoftirqd after this task woke on another CPU: wait for its report
+	 * (counted once printed), so that it lands before the write returns.
+	 */
+	for (ms = 0; ms < 1000 && kmap_atomic_debug_reports(KMAP_REPORT_LEAK) == leaks; ms++)
+		msleep(1);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
  * x86-32 uses the generic slot list, enum km_type with its context table.
  * With CONFIG_KMAP_ATOMIC_SLOTS each slot is one fixmap page per CPU: slot
  * 'idx' (an enum km_type, or a spare after KM_TYPE_NR) of CPU 'cpu' is
- * FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + idx (<asm/fixmap.h>).
+ * FIX_KMAP_ATOMIC_BEGIN + cpu * KM_SLOTS_PER_CPU + idx * KM_SLOT_STRIDE +
+ * KM_SLOT_STRIDE - 1 (<asm/fixmap.h>, kmap_atomic_slot_addr()).
  */
 #include <linux/cache.h>
 #include <linux/threads.h>
@@ -20,9 +21,22 @@
  */
 #define KM_PTE_LINE_BYTES	(L1_CACHE_BYTES > 64 ? L1_CACHE_BYTES : 64)
 #define KM_PTES_PER_LINE	(KM_PTE_LINE_BYTES / sizeof(pte_t))
+
+/*
+ * With CONFIG_DEBUG_KMAP_ATOMIC each slot's page has a page that is never
+ * mapped above it (and the next slot's below), so that running off either
+ * end of a mapped page faults instead of landing in another slot.
+ */
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+#define KM_SLOT_STRIDE		2
+#else
+#define KM_SLOT_STRIDE		1
+#endif
+
+/* The fixmap pages of one CPU: its slots, their guards, padding to a line. */
 #define KM_SLOTS_PER_CPU						\
-	((KM_TYPE_NR + KM_SPARE_SLOTS + KM_PTES_PER_LINE - 1) /		\
-	 KM_PTES_PER_LINE * KM_PTES_PER_LINE)
+	(((KM_TYPE_NR + KM_SPARE_SLOTS) * KM_SLOT_STRIDE +		\
+	  KM_PTES_PER_LINE - 1) / KM_PTES_PER_LINE * KM_PTES_PER_LINE)
 
 /* The fixmap pages the slots take: KM_SLOTS_PER_CPU per possible CPU. */
 #define KM_FIXMAP_PAGES		(KM_SLOTS_PER_CPU * NR_CPUS)
