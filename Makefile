@@ -14,6 +14,7 @@ TIMEOUT ?= 900
 JOBS ?= $(shell nproc)
 TARBALL ?= /usr/src/linux-source-6.1.tar.xz
 MODULES ?=
+MUTANTS ?=
 KUNIT_FILTER ?=
 STRESS ?= 20
 MATRIX_STRESS ?= 60
@@ -139,11 +140,14 @@ bench:
 
 # make mutation-check  break each safety property of the release fast path in
 #                  turn (scripts/mutation-check.sh lists them), rebuild release,
-#                  boot its KUnit suites: the guarding case must fail
+#                  boot its KUnit suites: the guarding case must fail; the
+#                  debug checks likewise on the debug flavor; MUTANTS=RE runs
+#                  only the mutants whose names match
 mutation-check:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release
+	@+$(MAKE) --no-print-directory kernel FLAVOR=debug
 	@+$(MAKE) --no-print-directory initramfs
-	@scripts/mutation-check.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT)
+	@scripts/mutation-check.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT) '$(MUTANTS)'
 
 # make patches     the series as git format-patch files in build/patches/
 PATCHES := $(B)/patches

@@ -93,6 +93,7 @@ struct kmap_atomic_cpu {
 	 */
 	unsigned long fallback[KM_MAX_IDX];
 	unsigned int fallback_type[KM_MAX_IDX];
+	unsigned int fallback_level[KM_MAX_IDX];	/* kmap_atomic_level() */
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
@@ -128,11 +129,11 @@ EXPORT_SYMBOL(kmap_atomic_slot_context);
 
 /*
  * Misuse reports: every one is counted; each call site prints once (a
- * small table of call sites that have printed, claimed with cmpxchg so
+ * table of 1024 call sites that have printed, claimed with cmpxchg so
  * that any context, NMI included, may report). When the table is full,
  * a new call site still prints, rate-limited.
  */
-#define REPORT_SITES_BITS	6
+#define REPORT_SITES_BITS	10
 static unsigned long report_sites[1 << REPORT_SITES_BITS];
 static atomic_long_t report_count, printed_count;
 static DEFINE_RATELIMIT_STATE(report_overflow_rs, 5 * HZ, 10);
@@ -300,6 +301,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	for (i = 0; i < ARRAY_SIZE(kc->fallback); i++) {
 		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr)) {
 			kc->fallback_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
+			kc->fallback_level[i] = kmap_atomic_level();
 			break;
 		}
 	}
@@ -309,7 +311,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 /*
  * Release a fallback mapping of @type. Return: 1 if @addr was one and is
  * released; -1 if it was one but is not the top of kmap_local's stack, -2
- * if it was one of another type (nothing is changed); 0 if it is none.
+ * if it was one of another type, -3 if another context (an interrupt, say)
+ * mapped it (nothing is changed); 0 if it is none.
  */
 int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
@@ -322,6 +325,8 @@ int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 			continue;
 		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR))
 			return -2;
+		if (kc->fallback_level[i] != kmap_atomic_level())
+			return -3;
 		if (vaddr != kmap_local_top())
 			return -1;
 		kc->fallback[i] = 0;
@@ -380,10 +385,14 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	}
 
 	if (in_nmi()) {
-		/* An NMI that misused twice: nothing is left that it may take. */
+		/*
+		 * An NMI that misused twice: nothing is left that it may take.
+		 * Its counts are given back: its unmap of NULL changes nothing.
+		 */
 		report(ip,
 		       "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
 		       (void *)ip, kmap_atomic_slot_name(type), cpu);
+		kmap_atomic_refuse();
 		return NULL;
 	}
 	addr = kmap_atomic_fallback_map(pfn, prot, type);
@@ -413,8 +422,16 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 
 	if (likely(idx < KM_TYPE_NR)) {
 		vaddr = map_idx(idx, pfn, prot);
-		if (likely(vaddr))
+		if (likely(vaddr)) {
+			/*
+			 * An interrupt (a misuse, or an NMI) may have come
+			 * between the pte clear and the flush of an unmap of
+			 * this very slot: flush what that left in the TLB.
+			 */
+			if (unlikely(kmap_atomic_in_irq()))
+				arch_kmap_local_post_unmap(vaddr);
 			return (void *)vaddr;
+		}
 	}
 	return map_misused(pfn, type, prot, _RET_IP_);
 }
@@ -491,6 +508,11 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		       "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
 		       (void *)ip, addr);
 		return false;
+	case -3:
+		report(ip,
+		       "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
+		       (void *)ip, addr);
+		return false;
 	}
 	report_unmap(addr, vaddr, type, ip);
 	return false;
@@ -507,7 +529,7 @@ static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigne
 static noinline bool unmap_unbalanced(unsigned int type, unsigned long ip)
 {
 	report(ip,
-	       "%pS unmaps %s with page faults enabled: an earlier kunmap_atomic() of a lowmem address (the wrong pointer?) gave back this map's counts; the slot is cleared, the counts are left alone",
+	       "%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone",
 	       (void *)ip, kmap_atomic_slot_name(type));
 	return false;
 }

@@ -7,11 +7,36 @@
 #define _MM_KMAP_ATOMIC_H
 
 #include <linux/mm.h>
+#include <linux/preempt.h>
+#include <linux/uaccess.h>
 
 /* The kernel's direct map: a lowmem page's address, which uses no slot. */
 static inline bool kmap_atomic_is_lowmem(unsigned long vaddr)
 {
 	return vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory;
+}
+
+/*
+ * The interrupt level this CPU runs at: 0 in a task, else the softirq,
+ * hard interrupt and NMI nesting (an #MC or #DB in an NMI is a level of
+ * its own).
+ */
+static inline unsigned int kmap_atomic_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+}
+
+/* A hard interrupt, a softirq being served, or an NMI: not a task. */
+static inline bool kmap_atomic_in_irq(void)
+{
+	return kmap_atomic_level();
+}
+
+/* A map that returns NULL gives back what the inline map raised. */
+static inline void kmap_atomic_refuse(void)
+{
+	pagefault_enable();
+	preempt_enable_no_resched();
 }
 
 /* Where in the typed-slot range an address is; see kmap_atomic_slot_of(). */

@@ -50,7 +50,9 @@ static const char * const ctx_names[] = {
 
 struct holder {
 	unsigned long ip;		/* the kmap_atomic() call site */
-	struct task_struct *task;	/* for TASK */
+	struct task_struct *task;	/* for TASK: compared, never followed */
+	pid_t pid;			/* for reports */
+	unsigned int level;		/* kmap_atomic_level(): nested NMIs apart */
 	unsigned long pfn;
 	u8 ctx;				/* written last: the record is whole */
 	u8 type;			/* the slot asked for; KM_TYPE_NR if invalid */
@@ -60,6 +62,12 @@ struct holder {
 
 struct kmap_cpu {
 	struct holder slot[KM_SLOTS_USED];	/* the spares follow KM_TYPE_NR */
+	/*
+	 * Each context's typed maps not yet unmapped, lowmem ones (which
+	 * hold no slot) included: what the counts they raised still owe. A
+	 * context touches only its own, and contexts nest.
+	 */
+	unsigned int held[NMI + 1];
 	unsigned long maps[KM_TYPE_NR];		/* of highmem pages or pfns */
 	unsigned long high[KM_TYPE_NR];		/* of highmem pages */
 	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
@@ -87,7 +95,7 @@ EXPORT_SYMBOL_GPL(kmap_atomic_debug_reports);
  * Reports are composed while the record is being changed, interrupts off,
  * and printed once it is consistent and interrupts are restored.
  */
-#define REPORT_LEN	200
+#define REPORT_LEN	224
 
 struct pending {
 	unsigned int n;
@@ -142,7 +150,9 @@ static u8 current_ctx(void)
 
 static bool held_by_current(const struct holder *h, u8 ctx)
 {
-	return h->ctx == ctx && (ctx != TASK || h->task == current);
+	if (h->ctx != ctx)
+		return false;
+	return ctx == TASK ? h->task == current : h->level == kmap_atomic_level();
 }
 
 static const char *slot_name(unsigned int idx)
@@ -186,6 +196,8 @@ static void record(struct holder *h, unsigned int type, unsigned long pfn, u8 ct
 {
 	h->ip = ip;
 	h->task = current;
+	h->pid = task_pid_nr(current);
+	h->level = kmap_atomic_level();
 	h->pfn = pfn;
 	h->type = min_t(unsigned int, type, KM_TYPE_NR);
 	barrier();	/* a fault report in an NMI reads a whole record */
@@ -219,9 +231,11 @@ static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, 
 		return (void *)kmap_atomic_slot_addr(smp_processor_id(), KM_TYPE_NR + i);
 	}
 	if (ctx == NMI) {
+		/* Its counts are given back: its unmap of NULL changes nothing. */
 		note(p, KMAP_REPORT_NO_SPARE, ip,
 		     "%pS maps %s in an NMI with every spare of CPU%u in use: not mapped, NULL returned",
 		     (void *)ip, kmap_atomic_slot_name(type), smp_processor_id());
+		kmap_atomic_refuse();
 		return NULL;
 	}
 	note(p, KMAP_REPORT_NO_SPARE, ip,
@@ -250,7 +264,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	unsigned long ip = _RET_IP_;	/* inlined into the caller: its call site */
 	bool irqs_off = irqs_disabled();
 	u8 ctx = current_ctx();
-	struct pending p = {};
+	struct pending p = { .n = 0 };
 	unsigned int cpu;
 	struct kmap_cpu *kc;
 	unsigned long flags, vaddr;
@@ -258,13 +272,15 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	void *addr;
 
 	/* 2.6: a lowmem page uses no slot, and its map was not checked. */
-	if (page && !PageHighMem(page))
+	if (page && !PageHighMem(page)) {
+		this_cpu_inc(kmap_cpu.held[ctx]);
 		return lowmem_page_address(page);
+	}
 
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
-	if (ctx == NMI) {
+	if (unlikely(ctx == NMI)) {
 		addr = map_spare(&p, pfn, type, prot, ctx, ip);
 		note(&p, KMAP_REPORT_CONTEXT, ip,
 		     "%pS maps %s in an NMI: no typed slot is for NMI context; given a spare slot",
@@ -295,6 +311,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 			addr = map_spare(&p, pfn, type, prot, ctx, ip);
 		}
 	}
+	if (addr)
+		kc->held[ctx]++;
 	local_irq_restore(flags);
 	emit(&p);
 	return addr;
@@ -354,9 +372,13 @@ static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *ad
 		return;
 	}
 	h = &kc->slot[w.idx];
-	if (h->ctx == FREE)
+	if (h->ctx == FREE && h->type == type)
 		note(p, KMAP_REPORT_NOT_HELD, ip,
 		     "%pS unmaps %p from %s, but CPU%u's %s maps nothing (unmapped twice?): nothing changed",
+		     (void *)ip, addr, name, cpu, slot_name(w.idx));
+	else if (h->ctx == FREE)
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s, but that is CPU%u's %s, which maps nothing (a stale pointer, or the wrong type?): nothing changed",
 		     (void *)ip, addr, name, cpu, slot_name(w.idx));
 	else if (!held_by_current(h, ctx))
 		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
@@ -385,38 +407,49 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long ip = _RET_IP_;
 	unsigned long base = (unsigned long)addr & PAGE_MASK;
 	u8 ctx = current_ctx();
-	struct pending p = {};
+	struct pending p = { .n = 0 };
 	struct kmap_cpu *kc;
 	unsigned long flags;
 	bool ok = false;
 	int idx;
 
-	if (kmap_atomic_is_lowmem(base)) {
-		/* 2.6's rule; but with nothing mapped the counts would underflow. */
-		if (likely(pagefault_disabled()))
-			return true;
-		note(&p, KMAP_REPORT_NOT_HELD, ip,
-		     "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
-		     (void *)ip, addr, kmap_atomic_slot_name(type));
-		emit(&p);
-		return false;
-	}
-
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
+	if (kmap_atomic_is_lowmem(base)) {
+		/*
+		 * 2.6's rule: any map of this context may be given back; but
+		 * with none left the counts would underflow.
+		 */
+		ok = kc->held[ctx];
+		if (ok)
+			kc->held[ctx]--;
+		else
+			note(&p, KMAP_REPORT_NOT_HELD, ip,
+			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
+			     (void *)ip, addr, kmap_atomic_slot_name(type));
+		goto out;
+	}
 	idx = find_holder(kc, base, type, ctx);
 	if (idx >= 0) {
 		release(idx, ctx, ip);
-		ok = pagefault_disabled();
-		if (!ok)
+		ok = kc->held[ctx];
+		if (ok)
+			kc->held[ctx]--;
+		else
 			note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
-			     "%pS unmaps %s with page faults enabled: an earlier kunmap_atomic() of a lowmem address (the wrong pointer?) gave back this map's counts; the slot is cleared, the counts are left alone",
+			     "%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone",
 			     (void *)ip, slot_name(idx));
 		goto out;
 	}
 	switch (kmap_atomic_fallback_unmap(addr, type)) {
 	case 1:
-		ok = true;
+		ok = kc->held[ctx];
+		kc->held[ctx] -= ok;
+		break;
+	case -3:
+		note(&p, KMAP_REPORT_OTHER_CONTEXT, ip,
+		     "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
+		     (void *)ip, addr);
 		break;
 	case -2:
 		note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
@@ -443,7 +476,7 @@ static const char * const context_ends[] = {
 	[KMAP_END_TO_USER] = "its exception or interrupt returns to user space",
 	[KMAP_END_HARDIRQ] = "its hard interrupt returns",
 	[KMAP_END_SOFTIRQ] = "its softirq handler returns",
-	[KMAP_END_NMI] = "its NMI returns",
+	[KMAP_END_NMI] = "its NMI (or #MC, #DB, kernel int3) returns",
 };
 
 /**
@@ -477,8 +510,21 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			     slot_name(i), smp_processor_id(), (void *)h->ip, h->pfn,
 			     context_ends[end]);
 			release(i, ctx, 0);
-			pagefault_enable();
-			preempt_enable_no_resched();
+			/* Unless a lowmem unmap gave its counts back already. */
+			if (kc->held[ctx]) {
+				kc->held[ctx]--;
+				kmap_atomic_refuse();
+			}
+		}
+		/* What is left is lowmem maps, which hold no slot to name. */
+		if (i == KM_SLOTS_USED && kc->held[ctx] && p.n < ARRAY_SIZE(p.r)) {
+			note(&p, KMAP_REPORT_LEAK, 0,
+			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
+			     kc->held[ctx], smp_processor_id(), context_ends[end]);
+			while (kc->held[ctx]) {
+				kc->held[ctx]--;
+				kmap_atomic_refuse();
+			}
 		}
 		local_irq_restore(flags);
 		emit(&p);
@@ -505,7 +551,7 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
 	unsigned long off;
 	size_t n;
 
-	if (!kmap_atomic_slot_of(addr & PAGE_MASK, &w))
+	if (!kmap_atomic_slot_of(addr & PAGE_MASK, &w) || !cpu_possible(w.cpu))
 		return 0;
 	if (w.idx >= KM_SLOTS_USED)
 		return scnprintf(buf, len, "fault at %#lx is in the padding after CPU%u's slots",
@@ -565,9 +611,8 @@ static void show_held(void)
 			continue;
 		if (!n++)
 			pr_emerg("kmap_atomic: typed slots held on CPU%u:\n", smp_processor_id());
-		pr_emerg(" %s: pfn %#lx mapped by %pS (%s%s%s)\n", slot_name(i), h.pfn,
-			 (void *)h.ip, ctx_names[h.ctx], h.ctx == TASK ? ", " : "",
-			 h.ctx == TASK ? h.task->comm : "");
+		pr_emerg(" %s: pfn %#lx mapped by %pS (%s, pid %d)\n", slot_name(i), h.pfn,
+			 (void *)h.ip, ctx_names[h.ctx], h.pid);
 	}
 }
 

@@ -629,7 +629,7 @@ enum irq_source { SRC_IRQ_WORK, SRC_TASKLET, SRC_TIMER };
 struct irq_probes {
 	enum irq_source src;
 	struct probe p[2];
-	bool in_hardirq, in_softirq;
+	bool in_hardirq, in_softirq, irqs_kept;
 	struct completion done;
 	struct irq_work work;
 	struct tasklet_struct tasklet;
@@ -640,12 +640,15 @@ struct irq_probes {
 static void probe_nested(struct irq_probes *ip)
 {
 	struct probe *a = &ip->p[0], *b = &ip->p[1];
+	bool irqs_before = irqs_disabled();
 	void *outer;
 
 	outer = kmap_atomic(a->page, a->type);
 	probe_map(b);
 	a->read_ok = holds(outer, a->seed);
 	kunmap_atomic(outer, a->type);
+	/* The typed pair leaves the interrupt flag as it found it. */
+	ip->irqs_kept = irqs_disabled() == irqs_before;
 }
 
 static void hardirq_fn(struct irq_work *work)
@@ -765,6 +768,7 @@ static void slots_in_interrupts(struct kunit *test)
 				      "irq_work did not run in a hard interrupt");
 	else
 		KUNIT_ASSERT_TRUE_MSG(test, ip.in_softirq, "the handler did not run in a softirq");
+	KUNIT_EXPECT_TRUE_MSG(test, ip.irqs_kept, "the typed pair changed the interrupt flag");
 	KUNIT_EXPECT_TRUE_MSG(test, ip.p[0].read_ok,
 			      "the outer slot lost its page to the inner one");
 	probe_check(test, &ip.p[1], c->cpu);

@@ -10,8 +10,8 @@ expects. Prints each failure with its log excerpt, then a last line
 A test that provokes a report on purpose brackets it with the lines
 "KMAP-EXPECT-BEGIN <what>" and "KMAP-EXPECT-END <what>" on the console.
 A bracket excuses only the reports it expects: by default the series' own
-("kmap_atomic: ..." or "bvec_kmap_irq: ..." as the report's message or
-title); a bracket that expects another kind names it, as a regular
+WARNINGs ("kmap_atomic: ..." or "bvec_kmap_irq: ..." as the WARNING's
+message or title; never an oops or BUG after such a line); a bracket that expects another kind names it, as a regular
 expression matched against the report's title and the three lines before
 it, at the end of its BEGIN line: "KMAP-EXPECT-BEGIN <what> [reports: RE]".
 Any other report inside a bracket fails like one outside.
@@ -131,9 +131,16 @@ class Summary:
         self.pop_deeper(-1, len(self.lines), 'the log ends')
 
     def expected(self, brackets, i):
-        """Does an open bracket expect the report whose title is line i?"""
+        """Does an open bracket expect the report whose title is line i?
+
+        The series' own reports are WARNs: by default a bracket excuses a
+        WARNING whose message is one of them, never an oops or a BUG that a
+        "kmap_atomic: fault at ..." description happens to precede.
+        """
         text = [STAMP.sub('', l) for l in self.lines[max(0, i - MESSAGE_LINES):i + 1]]
-        return any(re.search(rx, l) for rx in brackets.values() for l in text)
+        warning = 'WARNING:' in self.lines[i]
+        return any(re.search(rx, l) for rx in brackets.values() for l in text
+                   if rx != OWN_REPORTS or warning)
 
     def reports(self):
         """Kernel reports that no open bracket expects."""

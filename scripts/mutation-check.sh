@@ -1,38 +1,46 @@
 #!/usr/bin/env bash
-# make mutation-check: show that the release kernel's tests can fail. Each
-# mutation removes one safety property from mm/kmap_atomic.c in the kernel
-# tree (the flush at unmap, the pte clear at unmap, the collision check, the
-# type bound check, the unmap's address check, 2.6's lowmem rule and its
-# check for an unmap with nothing mapped, the spare kept for NMIs, the
-# kmap_local fallback's order check); the release flavor is rebuilt with it and booted with
-# the kmap_atomic and kmap_atomic_misuse KUnit suites as modules, and the
-# boot must fail. The file is put back afterwards, whatever happens, and
-# the release kernel rebuilt from it.
+# make mutation-check: show that the tests can fail. Each mutation removes
+# one safety property in the kernel tree: from mm/kmap_atomic.c, the
+# release fast path (the flush at unmap, the pte clear at unmap, the
+# collision check, the type bound check, the unmap's address check, 2.6's
+# lowmem rule and its checks for an unmap with nothing mapped or counts
+# given back, the spare kept for NMIs, the kmap_local fallback's order
+# check), with the release flavor rebuilt and booted with the kmap_atomic
+# and kmap_atomic_misuse KUnit suites as modules; from
+# mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the named slots,
+# lowmem maps left unrecorded, kmap_local addresses refused), with the
+# debug flavor rebuilt and booted with its built-in suites. The boot must
+# fail. The file is put back afterwards, whatever happens, and each kernel
+# rebuilt from it.
 # A mutant counts as caught only if the KUnit case that guards its property
 # fails, or the kernel oopses or panics before that case could run; a boot
 # that hangs is cut off after TIMEOUT seconds (at most 300).
-# Usage: scripts/mutation-check.sh REPO BUILD JOBS MEM TIMEOUT
+# Usage: scripts/mutation-check.sh REPO BUILD JOBS MEM TIMEOUT [NAMES]
+# NAMES, an extended regular expression, runs only the mutants it matches.
 set -euo pipefail
-repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5
+repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5 only=${6:-}
 ((timeout > 300)) && timeout=300
 . "$repo/scripts/tree-common.sh"
 find_tree || { echo "mutation-check: no kernel tree: run 'make tree' first" >&2; exit 1; }
-file=mm/kmap_atomic.c
-out=$build/release
 logs=$build/mutation
 mkdir -p "$logs"
+files=(mm/kmap_atomic.c mm/kmap_atomic_debug.c)
 
 # While a mutant is in the tree, make refresh refuses and make tree puts
-# the file back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
-echo "$file" >"$state/mutating"
+# the files back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
+echo "${files[*]}" >"$state/mutating"
+built=()
 restore() {
-	cp "$repo/$file" "$tree/$file"
+	for f in "${files[@]}"; do cp "$repo/$f" "$tree/$f"; done
 	rm -f "$state/mutating"
-	make -s -C "$tree" O="$out" ARCH=i386 -j"$jobs" bzImage modules >/dev/null
+	for flavor in "${built[@]}"; do
+		make -s -C "$tree" O="$build/$flavor" ARCH=i386 -j"$jobs" bzImage modules >/dev/null
+	done
 }
 trap restore EXIT
 
 # name|sed expression on the file|a KUnit case that must be among the failures
+# (mm/kmap_atomic.c, the release flavor)
 mutations=(
 	'no-flush-at-unmap|s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
@@ -41,13 +49,24 @@ mutations=(
 	'no-unmap-address-check|s/idx < KM_TYPE_NR \&\& vaddr == slot_addr(idx)/idx < KM_TYPE_NR/|kmap_atomic_misuse.unmap_mismatch'
 	'no-lowmem-rule|s/if (!kmap_atomic_is_lowmem(vaddr))$/if (1)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
-	'task-takes-nmi-spare|s/spares = in_nmi() ? KM_SPARE_SLOTS : KM_SPARE_SLOTS - 1;/spares = KM_SPARE_SLOTS;/|kmap_atomic_misuse.spares_exhausted'
+	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
+	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
 	'no-fallback-order-check|s/if (vaddr != kmap_local_top())/if (0)/|kmap_atomic_misuse.spares_exhausted'
 )
+# (mm/kmap_atomic_debug.c, the debug flavor)
+debug_mutations=(
+	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI)) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
+	'debug-records-lowmem|s/^\(\t*\)if (page \&\& !PageHighMem(page))$/\1if (0)/|kmap_atomic_debug.correct_26_usage_is_quiet'
+	'debug-accepts-kmap-local|s/^\(\t*\)explain_unmap(\&p, kc, addr, type, ctx, ip);/\1ok = kmap_atomic_is_local(base); if (!ok) explain_unmap(\&p, kc, addr, type, ctx, ip);/|kmap_atomic_debug.unmap_mismatch'
+)
 
-caught=0
-for m in "${mutations[@]}"; do
+caught=0 total=0
+run_mutant() {
+	local flavor=$1 file=$2 m=$3 name expr want out=$build/$1
 	IFS='|' read -r name expr want <<<"$m"
+	[[ -z $only ]] || grep -qE "$only" <<<"$name" || return 0
+	total=$((total + 1))
+	[[ " ${built[*]} " == *" $flavor "* ]] || built+=("$flavor")
 	cp "$repo/$file" "$tree/$file"
 	sed -i "$expr" "$tree/$file"
 	if cmp -s "$repo/$file" "$tree/$file"; then
@@ -56,13 +75,19 @@ for m in "${mutations[@]}"; do
 	fi
 	echo "  MUTANT  $name: $(diff "$repo/$file" "$tree/$file" | grep -c '^>') line(s) of $file"
 	make -s -C "$tree" O="$out" ARCH=i386 -j"$jobs" bzImage modules
-	kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko")
+	# Release: the suites as modules; debug: built in, run at boot.
+	local kunit=() glob=()
+	if [[ $flavor = release ]]; then
+		kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko")
+	else
+		glob=(--kunit 'kmap_atomic*')
+	fi
 	mkdir -p "$build/run"
 	echo true >"$build/run/cmd.sh"
 	# No log of an earlier boot may stand in for this one.
 	rm -f "$build/logs/run-latest.log"
-	"$repo/scripts/qemu-run.sh" --flavor release --mode run --smp 2 --mem "$mem" \
-		--timeout "$timeout" --kunit-modules "${kunit[*]}" "$build" >/dev/null 2>&1 || true
+	"$repo/scripts/qemu-run.sh" --flavor "$flavor" --mode run --smp 2 --mem "$mem" \
+		--timeout "$timeout" --kunit-modules "${kunit[*]}" "${glob[@]}" "$build" >/dev/null 2>&1 || true
 	[[ -e $build/logs/run-latest.log ]] || { echo "mutation-check: $name: the boot left no log" >&2; exit 1; }
 	cp "$(readlink -f "$build/logs/run-latest.log")" "$logs/$name.log"
 	"$repo/scripts/ktap-summary.py" "$logs/$name.log" >"$logs/$name.summary" || true
@@ -80,6 +105,10 @@ for m in "${mutations[@]}"; do
 	else
 		echo "  MISSED  $name: $want did not fail ($(tail -1 "$logs/$name.summary"))" >&2
 	fi
-done
-echo "mutation-check: $caught of ${#mutations[@]} mutations caught (logs in ${logs#"$repo"/})"
-((caught == ${#mutations[@]}))
+	cp "$repo/$file" "$tree/$file"
+}
+
+for m in "${mutations[@]}"; do run_mutant release mm/kmap_atomic.c "$m"; done
+for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic_debug.c "$m"; done
+echo "mutation-check: $caught of $total mutations caught (logs in ${logs#"$repo"/})"
+((caught == total))

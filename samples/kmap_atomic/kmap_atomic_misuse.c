@@ -239,7 +239,8 @@ static noinline int misuse_sleep_while_mapped(void)
 }
 
 /*
- * No report here: the stale pointer must fault, not read another page.
+ * The stale pointer must fault, not read another page; the fault is
+ * described ("kmap_atomic: fault at ... was unmapped by ...") and fixed up.
  * A lowmem page (a machine without highmem) takes no slot: nothing to try.
  */
 static noinline int misuse_use_after_unmap(void)

@@ -75,10 +75,13 @@ else
 	echo "sleep_while_mapped: no might_sleep() report naming misuse_sleep_while_mapped"
 	failed=1
 fi
-# The stale pointer faults (the module checks it) and reports nothing.
+# The stale pointer faults (the module checks it), and the fault is
+# described, naming who unmapped the slot.
 if grep -q '^HighTotal: *0 kB' /proc/meminfo; then
 	echo "use_after_unmap: not tried: no highmem with MEM=$MEM, and a lowmem page takes no slot"
 else
 	echo 1 >$m/use_after_unmap || { echo "use_after_unmap: a stale pointer still reads"; failed=1; }
+	dmesg | grep -q 'kmap_atomic: fault at .* is KM_USER1 on CPU[0-9]* + 0x0: in the page that was unmapped by misuse_use_after_unmap+' ||
+		{ echo "use_after_unmap: no description of the fault naming misuse_use_after_unmap"; failed=1; }
 fi
 exit $failed
