@@ -358,7 +358,8 @@ int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type)
 		 * the moment between another context's pte clear and flush.
 		 */
 		arch_kmap_local_post_unmap(vaddr);
-		this_cpu_write(kmap_atomic_cpu.spare_type[i], min_t(unsigned int, type, KM_TYPE_NR));
+		this_cpu_write(kmap_atomic_cpu.spare_type[i],
+			       min_t(unsigned int, type, KM_TYPE_NR));
 		return i;
 	}
 	return -1;

@@ -344,13 +344,16 @@ static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *ad
 	struct kmap_atomic_where w;
 	const struct holder *h;
 
+	if (!kmap_atomic_slot_of(base, &w) && kmap_atomic_is_local(base)) {
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
+		     (void *)ip, addr, name);
+		return;
+	}
 	if (!kmap_atomic_slot_of(base, &w)) {
 		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-		     "%pS unmaps %p from %s, but %s: nothing changed",
-		     (void *)ip, addr, name,
-		     kmap_atomic_is_local(base) ?
-		     "that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr))" :
-		     "no typed slot maps it (a stale or made-up pointer?)");
+		     "%pS unmaps %p from %s, but no typed slot maps it (a stale or made-up pointer?): nothing changed",
+		     (void *)ip, addr, name);
 		return;
 	}
 	if (w.guard) {

@@ -18,8 +18,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/nmi.h>
 #include <asm/apic.h>
-#include <asm/nmi.h>
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
 
@@ -444,7 +444,7 @@ static void unmap_mismatch(struct kunit *test)
 	struct debug_test *t = test->priv;
 	int before = preempt_count(), pf_before = current->pagefault_disabled;
 	int held_after_bad, pf_after_bad, after_good, pf_after_good;
-	unsigned long wrong, not_held;
+	unsigned long wrong, not_held, spare = how == STALE_SPARE;
 	bool valid_after_bad;
 	void *local = NULL, *untyped = NULL, *stale = NULL;
 	u32 *p;
@@ -487,13 +487,12 @@ static void unmap_mismatch(struct kunit *test)
 	/* A spare that maps nothing, unmapped with its own type: unmapped twice. */
 	wrong = t->rose[KMAP_REPORT_WRONG_ADDRESS];
 	not_held = t->rose[KMAP_REPORT_NOT_HELD];
-	KUNIT_EXPECT_EQ_MSG(test, wrong, (unsigned long)(how != STALE_SPARE), "wrong-address reports");
-	KUNIT_EXPECT_EQ_MSG(test, not_held, (unsigned long)(how == STALE_SPARE), "not-held reports");
-	KUNIT_EXPECT_EQ_MSG(test, t->rose[KMAP_REPORT_COLLISION], (unsigned long)(how == STALE_SPARE),
-			    "collisions");
-	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_OTHER_CONTEXT] + t->rose[KMAP_REPORT_INVALID_TYPE] +
-			t->rose[KMAP_REPORT_CONTEXT] + t->rose[KMAP_REPORT_NO_SPARE] +
-			t->rose[KMAP_REPORT_LEAK], 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, wrong, 1UL - spare, "wrong-address reports");
+	KUNIT_EXPECT_EQ_MSG(test, not_held, spare, "not-held reports");
+	KUNIT_EXPECT_EQ_MSG(test, t->rose[KMAP_REPORT_COLLISION], spare, "collisions");
+	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_OTHER_CONTEXT] +
+			t->rose[KMAP_REPORT_INVALID_TYPE] + t->rose[KMAP_REPORT_CONTEXT] +
+			t->rose[KMAP_REPORT_NO_SPARE] + t->rose[KMAP_REPORT_LEAK], 0UL);
 	KUNIT_EXPECT_EQ_MSG(test, held_after_bad, how == UNTYPED_ATOMIC_ADDRESS ? 2 : 1,
 			    "the bad unmap changed the preemption count");
 	KUNIT_EXPECT_EQ_MSG(test, pf_after_bad, how == UNTYPED_ATOMIC_ADDRESS ? 2 : 1,
@@ -869,7 +868,8 @@ static const struct usage_26 {
 	void (*run)(struct debug_test *t, void *slab);
 } usages_26[] = {
 	{ "shmem: ZERO_PAGE in KM_USER1, unmapped with a slab pointer", shmem_zero_page },
-	{ "copy_user_highpage: KM_USER0 and KM_USER1, unmapped in map order", copy_user_highpage_26 },
+	{ "copy_user_highpage: KM_USER0 and KM_USER1, unmapped in map order",
+	  copy_user_highpage_26 },
 	{ "loop transfer_none: unmapped at base + offset", loop_transfer_none },
 	{ "crypto scatterwalk: KM_SOFTIRQ0/1, bottom halves off", crypto_scatterwalk },
 	{ "bounce: KM_BOUNCE_READ and KM_BIO_SRC_IRQ, interrupts off", bounce_copy },
@@ -1048,7 +1048,8 @@ static void nmi_rounds_in_irq(void *arg)
 		p = kmap_atomic(r->t->page[0], KM_IRQ0);
 		if (i & 1)
 			apic->send_IPI_mask(cpumask_of(r->cpu), NMI_VECTOR);
-		r->irq_bad += p[0] != seed_of(r->t, 0) || p[WORDS / 2] != seed_of(r->t, 0) + WORDS / 2;
+		r->irq_bad += p[0] != seed_of(r->t, 0) ||
+			      p[WORDS / 2] != seed_of(r->t, 0) + WORDS / 2;
 		kunmap_atomic(p, KM_IRQ0);
 		for (spin = 0; atomic_read(&r->pending) && spin < 1000000; spin++)
 			cpu_relax();
@@ -1089,7 +1090,7 @@ static void describe_addresses(struct kunit *test)
 	char *held = kunit_kzalloc(test, 256, GFP_KERNEL);
 	char *unmapped = kunit_kzalloc(test, 256, GFP_KERNEL);
 	char *inside = kunit_kzalloc(test, 256, GFP_KERNEL);
-	char want[64];
+	char want[64], past[64], by[80];
 	unsigned int cpu;
 	size_t n_held;
 	u32 *p;
@@ -1107,11 +1108,11 @@ static void describe_addresses(struct kunit *test)
 	KUNIT_EXPECT_GT(test, n_held, (size_t)0);
 	snprintf(want, sizeof(want), "is KM_USER1 on CPU%u + 0x1008: ", cpu);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, want), "%s", held);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, "8 bytes past the page that describe_addresses+"),
-				  "%s", held);
+	snprintf(past, sizeof(past), "8 bytes past the page that %s+", __func__);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, past), "%s", held);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(held, "mapped (held, task"), "%s", held);
-	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(unmapped, "+ 0x10: in the page that was unmapped by describe_addresses+"),
-				  "%s", unmapped);
+	snprintf(by, sizeof(by), "+ 0x10: in the page that was unmapped by %s+", __func__);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(unmapped, by), "%s", unmapped);
 	KUNIT_EXPECT_STREQ_MSG(test, inside, "", "a slab address is no slot");
 }
 
@@ -1133,7 +1134,8 @@ static void faults_are_described(struct kunit *test)
 	stale = copy_from_kernel_nofault(&x, p, sizeof(x));
 	expect_end(test);
 
-	KUNIT_EXPECT_EQ_MSG(test, overrun, (long)-EFAULT, "the guard page above the slot is mapped");
+	KUNIT_EXPECT_EQ_MSG(test, overrun, (long)-EFAULT,
+			    "the guard page above the slot is mapped");
 	KUNIT_EXPECT_EQ_MSG(test, stale, (long)-EFAULT, "the slot still maps after its unmap");
 	check_reports(test, KMAP_REPORT_FAULT, 2);
 }

@@ -396,7 +396,8 @@ static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
 	after_lowmem.preempt--;	/* our own preempt_disable() */
 	expect_same_counts(test, &before, &after_lowmem, "a lowmem unmap of a highmem map");
 	KUNIT_EXPECT_TRUE_MSG(test, kept, "the lowmem unmap took the highmem mapping");
-	expect_reports(test, &after_lowmem, &after, 1, "the map's own unmap, its counts given back");
+	expect_reports(test, &after_lowmem, &after, 1,
+		       "the map's own unmap, its counts given back");
 	expect_same_counts(test, &before, &after, "the map's own unmap, its counts given back");
 	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "KM_USER0 still maps after its own unmap");
 }

@@ -215,7 +215,7 @@ static noinline int misuse_leak_softirq(void)
 	 * (counted once printed), so that it lands before the write returns.
 	 */
 	for (ms = 0; ms < 1000 && kmap_atomic_debug_reports(KMAP_REPORT_LEAK) == leaks; ms++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	return 0;
 }
 
