@@ -106,6 +106,21 @@ struct pending {
 	} r[3];	/* a map's: its context, a collision, no spare */
 };
 
+/*
+ * One per context level and CPU, not on the stack (an NMI runs on the
+ * interrupted stack): contexts nest, and each fills and prints its own
+ * with preemption off. An #MC or #DB inside an NMI shares the NMI's.
+ */
+static DEFINE_PER_CPU(struct pending, pending[NMI + 1]);
+
+static struct pending *pending_for(u8 ctx)
+{
+	struct pending *p = this_cpu_ptr(&pending[ctx]);
+
+	p->n = 0;
+	return p;
+}
+
 static __printf(4, 5) void note(struct pending *p, enum kmap_atomic_report kind,
 				unsigned long ip, const char *fmt, ...)
 {
@@ -264,7 +279,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	unsigned long ip = _RET_IP_;	/* inlined into the caller: its call site */
 	bool irqs_off = irqs_disabled();
 	u8 ctx = current_ctx();
-	struct pending p = { .n = 0 };
+	struct pending *p;
 	unsigned int cpu;
 	struct kmap_cpu *kc;
 	unsigned long flags, vaddr;
@@ -277,21 +292,22 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 		return lowmem_page_address(page);
 	}
 
+	p = pending_for(ctx);
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
 	if (unlikely(ctx == NMI)) {
-		addr = map_spare(&p, pfn, type, prot, ctx, ip);
-		note(&p, KMAP_REPORT_CONTEXT, ip,
+		addr = map_spare(p, pfn, type, prot, ctx, ip);
+		note(p, KMAP_REPORT_CONTEXT, ip,
 		     "%pS maps %s in an NMI: no typed slot is for NMI context; given a spare slot",
 		     (void *)ip, kmap_atomic_slot_name(type));
 	} else if ((unsigned int)type >= KM_TYPE_NR) {
-		note(&p, KMAP_REPORT_INVALID_TYPE, ip,
+		note(p, KMAP_REPORT_INVALID_TYPE, ip,
 		     "%pS maps slot %d, which does not exist (KM_TYPE_NR is %d): given a spare slot",
 		     (void *)ip, type, KM_TYPE_NR);
-		addr = map_spare(&p, pfn, type, prot, ctx, ip);
+		addr = map_spare(p, pfn, type, prot, ctx, ip);
 	} else {
-		check_context(&p, type, ctx, irqs_off, ip);
+		check_context(p, type, ctx, irqs_off, ip);
 		kc->maps[type]++;
 		if (page)
 			kc->high[type]++;
@@ -304,17 +320,17 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 		} else {
 			kc->collisions[type]++;
 			h = kc->slot[type];
-			note(&p, KMAP_REPORT_COLLISION, ip,
+			note(p, KMAP_REPORT_COLLISION, ip,
 			     "%s on CPU%u is held by %pS (%s, pfn %#lx); %pS (%s) maps it too and is given a spare slot",
 			     kmap_atomic_slot_name(type), cpu, (void *)h.ip, ctx_names[h.ctx],
 			     h.pfn, (void *)ip, ctx_names[ctx]);
-			addr = map_spare(&p, pfn, type, prot, ctx, ip);
+			addr = map_spare(p, pfn, type, prot, ctx, ip);
 		}
 	}
 	if (addr)
 		kc->held[ctx]++;
 	local_irq_restore(flags);
-	emit(&p);
+	emit(p);
 	return addr;
 }
 EXPORT_SYMBOL(__kmap_atomic_debug);
@@ -410,12 +426,15 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long ip = _RET_IP_;
 	unsigned long base = (unsigned long)addr & PAGE_MASK;
 	u8 ctx = current_ctx();
-	struct pending p = { .n = 0 };
+	struct pending *p;
 	struct kmap_cpu *kc;
 	unsigned long flags;
 	bool ok = false;
 	int idx;
 
+	/* A misused unmap may come with preemption on: stay on this CPU. */
+	preempt_disable();
+	p = pending_for(ctx);
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	if (kmap_atomic_is_lowmem(base)) {
@@ -427,7 +446,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		if (ok)
 			kc->held[ctx]--;
 		else
-			note(&p, KMAP_REPORT_NOT_HELD, ip,
+			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
 		goto out;
@@ -439,7 +458,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		if (ok)
 			kc->held[ctx]--;
 		else
-			note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+			note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
 			     "%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone",
 			     (void *)ip, slot_name(idx));
 		goto out;
@@ -450,26 +469,27 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		kc->held[ctx] -= ok;
 		break;
 	case -3:
-		note(&p, KMAP_REPORT_OTHER_CONTEXT, ip,
+		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
 		     "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
 		     (void *)ip, addr);
 		break;
 	case -2:
-		note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
 		     "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
 		     (void *)ip, addr, kmap_atomic_slot_name(type));
 		break;
 	case -1:
-		note(&p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
 		     "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
 		     (void *)ip, addr);
 		break;
 	default:
-		explain_unmap(&p, kc, addr, type, ctx, ip);
+		explain_unmap(p, kc, addr, type, ctx, ip);
 	}
 out:
 	local_irq_restore(flags);
-	emit(&p);
+	emit(p);
+	preempt_enable();
 	return ok;
 }
 EXPORT_SYMBOL(__kunmap_atomic_debug);
@@ -495,20 +515,21 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
 	u8 ctx = current_ctx();
 	struct kmap_cpu *kc;
-	struct pending p;
+	struct pending *p;
 	unsigned long flags;
 	unsigned int i = 0;
 
+	preempt_disable();
 	do {
-		p.n = 0;
+		p = pending_for(ctx);
 		local_irq_save(flags);
 		kc = this_cpu_ptr(&kmap_cpu);
-		for (; i < KM_SLOTS_USED && p.n < ARRAY_SIZE(p.r); i++) {
+		for (; i < KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r); i++) {
 			struct holder *h = &kc->slot[i];
 
 			if (!held_by_current(h, ctx))
 				continue;
-			note(&p, KMAP_REPORT_LEAK, h->ip,
+			note(p, KMAP_REPORT_LEAK, h->ip,
 			     "%s on CPU%u, mapped by %pS (pfn %#lx), is still held as %s: reclaimed",
 			     slot_name(i), smp_processor_id(), (void *)h->ip, h->pfn,
 			     context_ends[end]);
@@ -520,8 +541,8 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			}
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */
-		if (i == KM_SLOTS_USED && kc->held[ctx] && p.n < ARRAY_SIZE(p.r)) {
-			note(&p, KMAP_REPORT_LEAK, 0,
+		if (i == KM_SLOTS_USED && kc->held[ctx] && p->n < ARRAY_SIZE(p->r)) {
+			note(p, KMAP_REPORT_LEAK, 0,
 			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
 			     kc->held[ctx], smp_processor_id(), context_ends[end]);
 			while (kc->held[ctx]) {
@@ -530,8 +551,9 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			}
 		}
 		local_irq_restore(flags);
-		emit(&p);
-	} while (p.n);
+		emit(p);
+	} while (p->n);
+	preempt_enable();
 }
 
 /**
