@@ -273,24 +273,76 @@ bool kmap_atomic_is_local(unsigned long vaddr)
 }
 
 /*
- * The kmap_local address that kunmap_local() would release now: the top of
- * this task's kmap_local stack, at the index mm/highmem.c gives it
- * (kmap_local_calc_idx(), which x86 does not override).
+ * The address of entry @idx of this task's kmap_local stack, at the index
+ * mm/highmem.c gives it (kmap_local_calc_idx(), which x86 does not
+ * override), and its inverse.
  */
+static unsigned long kmap_local_addr(int idx)
+{
+	return __fix_to_virt(FIX_KMAP_BEGIN + idx + KM_MAX_IDX * smp_processor_id());
+}
+
+static int kmap_local_entry(unsigned long vaddr)
+{
+	return __virt_to_fix(vaddr) - FIX_KMAP_BEGIN - KM_MAX_IDX * smp_processor_id();
+}
+
+/* The kmap_local address that kunmap_local() would release now, or 0. */
 static unsigned long kmap_local_top(void)
 {
 	int idx = current->kmap_ctrl.idx - 1;
 
-	if (idx < 0)
-		return 0;
-	return __fix_to_virt(FIX_KMAP_BEGIN + idx + KM_MAX_IDX * smp_processor_id());
+	return idx < 0 ? 0 : kmap_local_addr(idx);
+}
+
+/*
+ * A fallback released out of kmap_local's order stays on the task's stack,
+ * unmapped, its saved pte this marker (not present, not none, so that a
+ * context switch saves and restores it as it is), until it is the top:
+ * then it is popped by whoever releases the entry above it, typed unmap or
+ * kunmap_local(). Its entry keeps the task on this CPU meanwhile.
+ */
+#define KMAP_RELEASED_PTE	__pte(_PAGE_SOFTW1)
+
+/* How many released fallbacks wait on this CPU, for the cheap test below. */
+DEFINE_PER_CPU(unsigned int, kmap_atomic_released);
+EXPORT_PER_CPU_SYMBOL(kmap_atomic_released);
+
+/**
+ * __kmap_atomic_pop_released - pop released fallbacks at the top of the stack
+ *
+ * Called by kunmap_local_indexed() after each pop while this CPU has a
+ * released fallback waiting (kmap_atomic_pop_released()). Each pop runs
+ * kunmap_local_indexed() again, so every released entry that comes to the
+ * top goes.
+ */
+void __kmap_atomic_pop_released(void)
+{
+	int top = current->kmap_ctrl.idx - 1;
+
+	if (top < 0 || pte_val(current->kmap_ctrl.pteval[top]) != pte_val(KMAP_RELEASED_PTE))
+		return;
+	this_cpu_dec(kmap_atomic_released);
+	kunmap_local_indexed((void *)kmap_local_addr(top));
+}
+EXPORT_SYMBOL(__kmap_atomic_pop_released);
+
+/* Release a fallback that is not the top: unmapped now, popped later. */
+static void release_buried(unsigned long vaddr)
+{
+	int idx = kmap_local_entry(vaddr);
+
+	pte_clear(&init_mm, vaddr, virt_to_kpte(vaddr));
+	arch_kmap_local_post_unmap(vaddr);
+	current->kmap_ctrl.pteval[idx] = KMAP_RELEASED_PTE;
+	this_cpu_inc(kmap_atomic_released);
 }
 
 /*
  * With every spare in use, a misuse is mapped with kmap_local, and the
- * address noted so that the typed unmap knows it; that unmap is taken only
- * in kmap_local's order. There is room to note as many as kmap_local can
- * map. Not for NMIs: kmap_local's stack is the interrupted task's.
+ * address noted, with its type and context, so that the typed unmap knows
+ * it. There is room to note as many as kmap_local can map. Not for NMIs:
+ * kmap_local's stack is the interrupted task's.
  */
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
 {
@@ -309,10 +361,11 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 }
 
 /*
- * Release a fallback mapping of @type. Return: 1 if @addr was one and is
- * released; -1 if it was one but is not the top of kmap_local's stack, -2
- * if it was one of another type, -3 if another context (an interrupt, say)
- * mapped it (nothing is changed); 0 if it is none.
+ * Release a fallback mapping of @type: popped if it is the top of
+ * kmap_local's stack, else unmapped and popped once it is. Return: 1 if
+ * @addr was one and is released; -2 if it was one of another type, -3 if
+ * another context (an interrupt, say) mapped it (nothing is changed); 0 if
+ * it is none.
  */
 int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
@@ -327,10 +380,11 @@ int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 			return -2;
 		if (kc->fallback_level[i] != kmap_atomic_level())
 			return -3;
-		if (vaddr != kmap_local_top())
-			return -1;
 		kc->fallback[i] = 0;
-		kunmap_local_indexed(addr);
+		if (vaddr == kmap_local_top())
+			kunmap_local_indexed(addr);
+		else
+			release_buried(vaddr);
 		return 1;
 	}
 	return 0;
@@ -398,7 +452,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	}
 	addr = kmap_atomic_fallback_map(pfn, prot, type);
 	report(ip,
-	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local; unmap in reverse order",
+	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local",
 	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - KM_NMI_SPARES);
 	return addr;
 }
@@ -503,11 +557,6 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		report(ip,
 		       "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
 		       (void *)ip, addr, kmap_atomic_slot_name(type));
-		return false;
-	case -1:
-		report(ip,
-		       "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
-		       (void *)ip, addr);
 		return false;
 	case -3:
 		report(ip,

@@ -232,9 +232,9 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
 
 /*
  * A misuse of @type (a collision, a type that is no slot, an NMI): a spare,
- * recorded; past the last one, a kmap_local fallback that the typed unmap
- * takes only in kmap_local's order (an NMI gets NULL: kmap_local's stack
- * is the interrupted task's).
+ * recorded; past the last one, a kmap_local fallback, which may be
+ * released in any order too (kmap_atomic_fallback_unmap()); an NMI gets
+ * NULL: kmap_local's stack is the interrupted task's.
  */
 static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, pgprot_t prot,
 		       u8 ctx, unsigned long ip)
@@ -254,7 +254,7 @@ static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, 
 		return NULL;
 	}
 	note(p, KMAP_REPORT_NO_SPARE, ip,
-	     "CPU%u has its %d spare slots in use: %pS is mapped with kmap_local, which its typed unmap must release in reverse order",
+	     "CPU%u has its %d spare slots in use: %pS is mapped with kmap_local",
 	     smp_processor_id(), KM_SPARE_SLOTS - KM_NMI_SPARES, (void *)ip);
 	return kmap_atomic_fallback_map(pfn, prot, type);
 }
@@ -477,11 +477,6 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
 		     "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
 		     (void *)ip, addr, kmap_atomic_slot_name(type));
-		break;
-	case -1:
-		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-		     "%pS unmaps %p, a kmap_local fallback, out of kmap_local's order (unmap in reverse order): nothing changed",
-		     (void *)ip, addr);
 		break;
 	default:
 		explain_unmap(p, kc, addr, type, ctx, ip);

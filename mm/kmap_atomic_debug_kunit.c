@@ -846,10 +846,11 @@ static void bounce_copy(struct debug_test *t, void *slab)
 /* A lowmem page in a slot, then a highmem page in another: the pte_offset_map() pair. */
 static void pte_pages(struct debug_test *t, void *slab)
 {
-	void *low = kmap_atomic(virt_to_page(slab), KM_PTE0);
+	char *low = kmap_atomic(virt_to_page(slab), KM_PTE0);
 	void *high = kmap_atomic(t->page[0], KM_PTE1);
 
-	memcpy(low, high, 8);
+	/* Into the slab object only: the rest of its page is others'. */
+	memcpy(low + offset_in_page(slab), high, 8);
 	kunmap_atomic(high, KM_PTE1);
 	kunmap_atomic(low, KM_PTE0);
 }
@@ -948,9 +949,9 @@ static void nested_collisions_any_order(struct kunit *test)
 }
 
 /*
- * Past the last spare a task is given kmap_local fallbacks, which its
- * typed unmap takes only in kmap_local's order: in that order nothing is
- * lost and only the spares' exhaustion is reported.
+ * Past the last spare a task is given kmap_local fallbacks: nothing is
+ * lost and only the spares' exhaustion is reported (kmap_atomic_misuse's
+ * spares_exhausted releases them out of kmap_local's order).
  */
 #define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
 #define PAST_LAST	(1 + TASK_SPARES + 2)

@@ -284,54 +284,77 @@ static void unmap_mismatch(struct kunit *test)
 
 /*
  * More collisions than spares: the slot, then the spares a task may take
- * (all but the KM_NMI_SPARES kept for NMIs), then kmap_local fallbacks,
- * which the typed unmap takes in kmap_local's order only. Every mapping
- * keeps its page throughout.
+ * (all but the KM_NMI_SPARES kept for NMIs), then kmap_local fallbacks.
+ * All are released first in first out, under a live kmap_local_page() and
+ * with another above the first fallback: a fallback released out of
+ * kmap_local's order is unmapped at once and popped when it comes to the
+ * top, so kmap_local's own unmaps stay in order. Every mapping keeps its
+ * page until its unmap, and faults after it.
  */
 #define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
 #define OVERFLOW_MAPS	(1 + TASK_SPARES + 2)
 
 static void spares_exhausted(struct kunit *test)
 {
-	struct counts before, mapped, refused, after;
+	struct counts before, mapped, after;
 	struct page *pages[OVERFLOW_MAPS];
-	u32 *p[OVERFLOW_MAPS];
-	unsigned int i, bad = 0, first_fallback = OVERFLOW_MAPS - 2;
-	bool spare1, nmi_spare, last_spare;
+	struct page *under_page, *above_page;
+	u32 *p[OVERFLOW_MAPS], *under, *above, *later;
+	unsigned int i, bad = 0, lost_early = 0, stale = 0;
+	int depth = current->kmap_ctrl.idx;
+	bool spare1, nmi_spare, last_spare, kept_under, kept_above, later_ok;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < OVERFLOW_MAPS; i++)
 		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
+	under_page = seeded(HIGHMEM_BELOW_4G, 2);
+	above_page = seeded(HIGHMEM_BELOW_4G, 4);
 
+	under = kmap_local_page(under_page);
 	counts_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN spares exhausted\n");
-	for (i = 0; i < OVERFLOW_MAPS; i++)
+	for (i = 0; i < OVERFLOW_MAPS - 1; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);
+	above = kmap_local_page(above_page);	/* between the two fallbacks */
+	p[i] = kmap_atomic(pages[i], KM_USER0);
 	spare1 = is_spare(p[1]);
 	nmi_spare = is_spare(p[TASK_SPARES + 1]);
 	last_spare = is_spare(p[OVERFLOW_MAPS - 1]);
 	counts_now(&mapped);
-	/* The last two are fallbacks, the first under the second. */
-	kunmap_atomic(p[first_fallback], KM_USER0);
-	counts_now(&refused);
-	for (i = 0; i < OVERFLOW_MAPS; i++)
+	for (i = 0; i < OVERFLOW_MAPS; i++) {
+		unsigned int j;
+
 		bad += *p[i] != seed_of(pages[i]);
-	for (i = OVERFLOW_MAPS; i-- > 0;)
 		kunmap_atomic(p[i], KM_USER0);
+		stale += !faults(p[i]);
+		for (j = i + 1; j < OVERFLOW_MAPS; j++)
+			lost_early += *p[j] != seed_of(pages[j]);
+	}
 	pr_info("KMAP-EXPECT-END spares exhausted\n");
+	kept_above = *above == seed_of(above_page);
+	kunmap_local(above);	/* pops the released fallback under it too */
 	counts_now(&after);
+	kept_under = *under == seed_of(under_page);
+	kunmap_local(under);
+	/* kmap_local still works: its stack is where it was. */
+	later = kmap_local_page(above_page);
+	later_ok = *later == seed_of(above_page);
+	kunmap_local(later);
 
 	expect_reports(test, &before, &mapped, OVERFLOW_MAPS - 1, "the collisions");
-	expect_reports(test, &mapped, &refused, 1, "a fallback unmapped out of order");
-	expect_same_counts(test, &mapped, &refused, "a fallback unmapped out of order");
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
+	KUNIT_EXPECT_EQ_MSG(test, lost_early, 0U, "mappings that lost their page to an unmap");
+	KUNIT_EXPECT_EQ_MSG(test, stale, 0U, "mappings still there after their unmap");
 	KUNIT_EXPECT_TRUE_MSG(test, spare1, "the first collision was not given a spare");
 	KUNIT_EXPECT_FALSE_MSG(test, last_spare, "the last map was not a kmap_local fallback");
 	KUNIT_EXPECT_FALSE_MSG(test, nmi_spare, "task context took the spare kept for NMIs");
-	expect_same_counts(test, &before, &after, "every unmap in reverse order");
-	for (i = 0; i < OVERFLOW_MAPS; i++)
-		KUNIT_EXPECT_TRUE_MSG(test, faults(p[i]),
-				      "mapping %u is still there after its unmap", i);
+	KUNIT_EXPECT_TRUE_MSG(test, kept_above,
+			      "the kmap_local_page() above a fallback lost its page");
+	KUNIT_EXPECT_TRUE_MSG(test, kept_under, "the kmap_local_page() under them lost its page");
+	KUNIT_EXPECT_TRUE(test, later_ok);
+	expect_same_counts(test, &before, &after, "every unmap, first in first out");
+	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
+	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_released), 0U);
 }
 
 /*

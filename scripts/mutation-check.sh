@@ -51,7 +51,7 @@ mutations=(
 	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
-	'no-fallback-order-check|s/if (vaddr != kmap_local_top())/if (0)/|kmap_atomic_misuse.spares_exhausted'
+	'fallback-popped-out-of-order|s/if (vaddr == kmap_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)
 debug_mutations=(

@@ -61,6 +61,20 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
+#include <linux/percpu-defs.h>
+
+/*
+ * For kunmap_local_indexed(): a typed map's kmap_local fallback released
+ * out of order waits on the stack until it is the top (mm/kmap_atomic.c).
+ */
+DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
+void __kmap_atomic_pop_released(void);
+
+static inline void kmap_atomic_pop_released(void)
+{
+	if (unlikely(this_cpu_read(kmap_atomic_released)))
+		__kmap_atomic_pop_released();
+}
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 bool __kunmap_atomic_slot(const void *addr, enum km_type type);
@@ -165,6 +179,8 @@ static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 {
 	__kunmap_atomic(addr);
 }
+
+static inline void kmap_atomic_pop_released(void) { }
 
 /* No slots, no checks: nothing is reported. */
 static inline unsigned long kmap_atomic_reports(void)
