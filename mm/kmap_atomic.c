@@ -297,12 +297,26 @@ static unsigned long kmap_local_top(void)
 
 /*
  * A fallback released out of kmap_local's order stays on the task's stack,
- * unmapped, its saved pte this marker (not present, not none, so that a
- * context switch saves and restores it as it is), until it is the top:
- * then it is popped by whoever releases the entry above it, typed unmap or
- * kunmap_local(). Its entry keeps the task on this CPU meanwhile.
+ * unmapped, its saved pte a marker (not present, not none, so that a
+ * context switch saves and restores it as it is) that carries the
+ * interrupt level it was mapped at, until it is the top: then it is popped
+ * by the next release at that level, typed unmap or kunmap_local(), never
+ * by an interrupt that finds it there. Its entry keeps the task on this
+ * CPU meanwhile.
  */
-#define KMAP_RELEASED_PTE	__pte(_PAGE_SOFTW1)
+static pte_t released_pte(void)
+{
+	unsigned int level = kmap_atomic_level();
+	pteval_t v = _PAGE_SOFTW1;	/* software bits only: no frame */
+
+	if (level & NMI_MASK)
+		v |= _PAGE_SOFTW2 | _PAGE_SOFTW3;
+	else if (level & HARDIRQ_MASK)
+		v |= _PAGE_SOFTW3;
+	else if (level)
+		v |= _PAGE_SOFTW2;
+	return __pte(v);
+}
 
 /* How many released fallbacks wait on this CPU, for the cheap test below. */
 DEFINE_PER_CPU(unsigned int, kmap_atomic_released);
@@ -318,24 +332,38 @@ EXPORT_PER_CPU_SYMBOL(kmap_atomic_released);
  */
 void __kmap_atomic_pop_released(void)
 {
-	int top = current->kmap_ctrl.idx - 1;
+	unsigned long flags;
+	int top;
 
-	if (top < 0 || pte_val(current->kmap_ctrl.pteval[top]) != pte_val(KMAP_RELEASED_PTE))
-		return;
-	this_cpu_dec(kmap_atomic_released);
-	kunmap_local_indexed((void *)kmap_local_addr(top));
+	/* An interrupt between the check and the pop must not pop it too. */
+	local_irq_save(flags);
+	top = current->kmap_ctrl.idx - 1;
+	if (top >= 0 && pte_val(current->kmap_ctrl.pteval[top]) == pte_val(released_pte())) {
+		this_cpu_dec(kmap_atomic_released);
+		/* Pops it, and (this hook again) any released one under it. */
+		kunmap_local_indexed((void *)kmap_local_addr(top));
+	}
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(__kmap_atomic_pop_released);
 
-/* Release a fallback that is not the top: unmapped now, popped later. */
-static void release_buried(unsigned long vaddr)
+/*
+ * Release a fallback that is not the top: unmapped now, popped later. Only
+ * an entry below the top that still maps what its saved pte says.
+ */
+static bool release_buried(unsigned long vaddr)
 {
 	int idx = kmap_local_entry(vaddr);
+	pte_t *ptep = virt_to_kpte(vaddr);
 
-	pte_clear(&init_mm, vaddr, virt_to_kpte(vaddr));
+	if (idx < 0 || idx >= current->kmap_ctrl.idx - 1 ||
+	    pte_val(ptep_get(ptep)) != pte_val(current->kmap_ctrl.pteval[idx]))
+		return false;
+	pte_clear(&init_mm, vaddr, ptep);
 	arch_kmap_local_post_unmap(vaddr);
-	current->kmap_ctrl.pteval[idx] = KMAP_RELEASED_PTE;
+	current->kmap_ctrl.pteval[idx] = released_pte();
 	this_cpu_inc(kmap_atomic_released);
+	return true;
 }
 
 /*
@@ -363,9 +391,10 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 /*
  * Release a fallback mapping of @type: popped if it is the top of
  * kmap_local's stack, else unmapped and popped once it is. Return: 1 if
- * @addr was one and is released; -2 if it was one of another type, -3 if
- * another context (an interrupt, say) mapped it (nothing is changed); 0 if
- * it is none.
+ * @addr was one and is released; -1 if it is no longer on this task's
+ * stack as it was mapped, -2 if it was one of another type, -3 if another
+ * context (an interrupt, say) mapped it (nothing is changed); 0 if it is
+ * none.
  */
 int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
@@ -380,11 +409,11 @@ int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 			return -2;
 		if (kc->fallback_level[i] != kmap_atomic_level())
 			return -3;
-		kc->fallback[i] = 0;
 		if (vaddr == kmap_local_top())
 			kunmap_local_indexed(addr);
-		else
-			release_buried(vaddr);
+		else if (!release_buried(vaddr))
+			return -1;
+		kc->fallback[i] = 0;
 		return 1;
 	}
 	return 0;
@@ -561,6 +590,11 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 	case -3:
 		report(ip,
 		       "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
+		       (void *)ip, addr);
+		return false;
+	case -1:
+		report(ip,
+		       "%pS unmaps %p, a kmap_local fallback that kmap_local's stack no longer holds (released with kunmap_local()?): nothing changed",
 		       (void *)ip, addr);
 		return false;
 	}

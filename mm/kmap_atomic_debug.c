@@ -468,6 +468,11 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		ok = kc->held[ctx];
 		kc->held[ctx] -= ok;
 		break;
+	case -1:
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
+		     "%pS unmaps %p, a kmap_local fallback that kmap_local's stack no longer holds (released with kunmap_local()?): nothing changed",
+		     (void *)ip, addr);
+		break;
 	case -3:
 		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
 		     "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
