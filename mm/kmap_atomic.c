@@ -390,13 +390,10 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 
 /*
  * Release a fallback mapping of @type: popped if it is the top of
- * kmap_local's stack, else unmapped and popped once it is. Return: 1 if
- * @addr was one and is released; -1 if it is no longer on this task's
- * stack as it was mapped, -2 if it was one of another type, -3 if another
- * context (an interrupt, say) mapped it (nothing is changed); 0 if it is
- * none.
+ * kmap_local's stack, else unmapped and popped once it is. A refusal
+ * changes nothing.
  */
-int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
+enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
@@ -406,17 +403,32 @@ int kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 		if ((kc->fallback[i] & PAGE_MASK) != vaddr)
 			continue;
 		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR))
-			return -2;
+			return KMAP_FALLBACK_OTHER_TYPE;
 		if (kc->fallback_level[i] != kmap_atomic_level())
-			return -3;
+			return KMAP_FALLBACK_OTHER_CONTEXT;
 		if (vaddr == kmap_local_top())
 			kunmap_local_indexed(addr);
 		else if (!release_buried(vaddr))
-			return -1;
+			return KMAP_FALLBACK_NOT_ON_STACK;
 		kc->fallback[i] = 0;
-		return 1;
+		return KMAP_FALLBACK_RELEASED;
 	}
-	return 0;
+	return KMAP_FALLBACK_NONE;
+}
+
+/* Why kmap_atomic_fallback_unmap() refused, for KMAP_FALLBACK_REFUSED. */
+const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r)
+{
+	switch (r) {
+	case KMAP_FALLBACK_NOT_ON_STACK:
+		return "that kmap_local's stack no longer holds (released with kunmap_local()?)";
+	case KMAP_FALLBACK_OTHER_TYPE:
+		return "mapped as another type";
+	case KMAP_FALLBACK_OTHER_CONTEXT:
+		return "mapped in another context";
+	default:
+		return "";
+	}
 }
 
 /*
@@ -512,7 +524,7 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 			 * between the pte clear and the flush of an unmap of
 			 * this very slot: flush what that left in the TLB.
 			 */
-			if (unlikely(kmap_atomic_in_irq()))
+			if (unlikely(kmap_atomic_level()))
 				arch_kmap_local_post_unmap(vaddr);
 			return (void *)vaddr;
 		}
@@ -563,6 +575,7 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	enum kmap_fallback_unmap r;
 	unsigned int i;
 
 	for (i = 0; i < KM_SPARE_SLOTS; i++) {
@@ -579,23 +592,12 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
-	switch (kmap_atomic_fallback_unmap(addr, type)) {
-	case 1:
+	r = kmap_atomic_fallback_unmap(addr, type);
+	if (r == KMAP_FALLBACK_RELEASED)
 		return true;
-	case -2:
-		report(ip,
-		       "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
-		       (void *)ip, addr, kmap_atomic_slot_name(type));
-		return false;
-	case -3:
-		report(ip,
-		       "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
-		       (void *)ip, addr);
-		return false;
-	case -1:
-		report(ip,
-		       "%pS unmaps %p, a kmap_local fallback that kmap_local's stack no longer holds (released with kunmap_local()?): nothing changed",
-		       (void *)ip, addr);
+	if (r != KMAP_FALLBACK_NONE) {
+		report(ip, KMAP_FALLBACK_REFUSED, (void *)ip, addr, kmap_atomic_slot_name(type),
+		       kmap_atomic_fallback_refusal(r));
 		return false;
 	}
 	report_unmap(addr, vaddr, type, ip);
@@ -612,9 +614,7 @@ static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigne
 
 static noinline bool unmap_unbalanced(unsigned int type, unsigned long ip)
 {
-	report(ip,
-	       "%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone",
-	       (void *)ip, kmap_atomic_slot_name(type));
+	report(ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip, kmap_atomic_slot_name(type));
 	return false;
 }
 

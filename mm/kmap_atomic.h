@@ -26,12 +26,6 @@ static inline unsigned int kmap_atomic_level(void)
 	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
 }
 
-/* A hard interrupt, a softirq being served, or an NMI: not a task. */
-static inline bool kmap_atomic_in_irq(void)
-{
-	return kmap_atomic_level();
-}
-
 /* A map that returns NULL gives back what the inline map raised. */
 static inline void kmap_atomic_refuse(void)
 {
@@ -74,6 +68,28 @@ bool kmap_atomic_report_site(unsigned long ip);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
 bool kmap_atomic_is_local(unsigned long vaddr);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
-int kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
+
+/* What kmap_atomic_fallback_unmap() did with an address. */
+enum kmap_fallback_unmap {
+	KMAP_FALLBACK_NONE,		/* it is no fallback */
+	KMAP_FALLBACK_RELEASED,
+	/* refused, nothing changed: */
+	KMAP_FALLBACK_NOT_ON_STACK,	/* kmap_local's stack no longer holds it */
+	KMAP_FALLBACK_OTHER_TYPE,	/* mapped as another type */
+	KMAP_FALLBACK_OTHER_CONTEXT,	/* mapped by another context */
+};
+
+enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
+const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
+
+/*
+ * Reports both flavors make in the same words. Arguments: the call site,
+ * the address, the type's name, kmap_atomic_fallback_refusal().
+ */
+#define KMAP_FALLBACK_REFUSED \
+	"%pS unmaps %p from %s, a kmap_local fallback %s: nothing changed"
+/* The call site, the slot's name. */
+#define KMAP_COUNTS_GIVEN_BACK \
+	"%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone"
 
 #endif /* _MM_KMAP_ATOMIC_H */

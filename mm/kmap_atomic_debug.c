@@ -21,7 +21,8 @@
  * Each slot has an unmapped guard page above it, and a kernel fault on a
  * slot's address is described (slot, CPU, offset, who holds it or who last
  * unmapped it) before the fault is fixed up or oopses; an oops or panic
- * lists the slots held on its CPU.
+ * lists the slots held on its CPU, and an oops that kills only its task
+ * reclaims the slots the task held.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
@@ -29,6 +30,7 @@
 #include <linux/kdebug.h>
 #include <linux/kmap_atomic_debug.h>
 #include <linux/notifier.h>
+#include <linux/panic.h>
 #include <linux/panic_notifier.h>
 #include <linux/pfn.h>
 #include <linux/sched.h>
@@ -410,6 +412,15 @@ static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *ad
 		     (void *)ip, addr, name, kmap_atomic_slot_name(h->type), (void *)h->ip);
 }
 
+/* Take one map off @ctx's count; false if it has none left to give back. */
+static bool give_back(struct kmap_cpu *kc, u8 ctx)
+{
+	if (!kc->held[ctx])
+		return false;
+	kc->held[ctx]--;
+	return true;
+}
+
 /**
  * __kunmap_atomic_debug - the checked kunmap_atomic(addr, type)
  * @addr: the address passed
@@ -426,6 +437,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long ip = _RET_IP_;
 	unsigned long base = (unsigned long)addr & PAGE_MASK;
 	u8 ctx = current_ctx();
+	enum kmap_fallback_unmap r;
 	struct pending *p;
 	struct kmap_cpu *kc;
 	unsigned long flags;
@@ -442,10 +454,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * 2.6's rule: any map of this context may be given back; but
 		 * with none left the counts would underflow.
 		 */
-		ok = kc->held[ctx];
-		if (ok)
-			kc->held[ctx]--;
-		else
+		ok = give_back(kc, ctx);
+		if (!ok)
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
@@ -454,38 +464,21 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	idx = find_holder(kc, base, type, ctx);
 	if (idx >= 0) {
 		release(idx, ctx, ip);
-		ok = kc->held[ctx];
-		if (ok)
-			kc->held[ctx]--;
-		else
-			note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-			     "%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone",
-			     (void *)ip, slot_name(idx));
+		ok = give_back(kc, ctx);
+		if (!ok)
+			note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
+			     slot_name(idx));
 		goto out;
 	}
-	switch (kmap_atomic_fallback_unmap(addr, type)) {
-	case 1:
-		ok = kc->held[ctx];
-		kc->held[ctx] -= ok;
-		break;
-	case -1:
-		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-		     "%pS unmaps %p, a kmap_local fallback that kmap_local's stack no longer holds (released with kunmap_local()?): nothing changed",
-		     (void *)ip, addr);
-		break;
-	case -3:
-		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
-		     "%pS unmaps %p, a kmap_local fallback, in another context than its map's: nothing changed",
-		     (void *)ip, addr);
-		break;
-	case -2:
-		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-		     "%pS unmaps %p, a kmap_local fallback, from %s, another type than its map's: nothing changed",
-		     (void *)ip, addr, kmap_atomic_slot_name(type));
-		break;
-	default:
+	r = kmap_atomic_fallback_unmap(addr, type);
+	if (r == KMAP_FALLBACK_RELEASED)
+		ok = give_back(kc, ctx);
+	else if (r != KMAP_FALLBACK_NONE)
+		note(p, r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
+		     KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_FALLBACK_REFUSED, (void *)ip, addr,
+		     kmap_atomic_slot_name(type), kmap_atomic_fallback_refusal(r));
+	else
 		explain_unmap(p, kc, addr, type, ctx, ip);
-	}
 out:
 	local_irq_restore(flags);
 	emit(p);
@@ -535,20 +528,16 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			     context_ends[end]);
 			release(i, ctx, 0);
 			/* Unless a lowmem unmap gave its counts back already. */
-			if (kc->held[ctx]) {
-				kc->held[ctx]--;
+			if (give_back(kc, ctx))
 				kmap_atomic_refuse();
-			}
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */
 		if (i == KM_SLOTS_USED && kc->held[ctx] && p->n < ARRAY_SIZE(p->r)) {
 			note(p, KMAP_REPORT_LEAK, 0,
 			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
 			     kc->held[ctx], smp_processor_id(), context_ends[end]);
-			while (kc->held[ctx]) {
-				kc->held[ctx]--;
+			while (give_back(kc, ctx))
 				kmap_atomic_refuse();
-			}
 		}
 		local_irq_restore(flags);
 		emit(p);
@@ -641,10 +630,35 @@ static void show_held(void)
 	}
 }
 
+/*
+ * An oops outside interrupts kills only the task (in one, oops_end()
+ * panics): reclaim what the task holds, or this CPU's next users of its
+ * slots would collide, and its count would look like a leak of theirs.
+ * make_task_dead() resets the preemption count; page faults are per task.
+ */
+static void reclaim_dying_task(void)
+{
+	struct kmap_cpu *kc = this_cpu_ptr(&kmap_cpu);
+	unsigned int i;
+
+	if (in_interrupt() || panic_on_oops)
+		return;
+	for (i = 0; i < KM_SLOTS_USED; i++) {
+		if (!held_by_current(&kc->slot[i], TASK))
+			continue;
+		pr_emerg("kmap_atomic: %s on CPU%u reclaimed: its task dies\n", slot_name(i),
+			 smp_processor_id());
+		release(i, TASK, 0);
+	}
+	kc->held[TASK] = 0;
+}
+
 static int held_on_oops(struct notifier_block *nb, unsigned long val, void *data)
 {
-	if (val == DIE_OOPS)
+	if (val == DIE_OOPS) {
 		show_held();
+		reclaim_dying_task();
+	}
 	return NOTIFY_DONE;
 }
 

@@ -57,7 +57,7 @@ mutations=(
 debug_mutations=(
 	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI)) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
 	'debug-records-lowmem|s/^\(\t*\)if (page \&\& !PageHighMem(page)) {$/\1if (0) {/|kmap_atomic_debug.correct_26_usage_is_quiet'
-	'debug-accepts-kmap-local|s/^\(\t*\)explain_unmap(\&p, kc, addr, type, ctx, ip);/\1ok = kmap_atomic_is_local(base); if (!ok) explain_unmap(\&p, kc, addr, type, ctx, ip);/|kmap_atomic_debug.unmap_mismatch'
+	'debug-accepts-kmap-local|s/^\(\t*\)explain_unmap(p, kc, addr, type, ctx, ip);/\1{ ok = kmap_atomic_is_local(base); if (!ok) explain_unmap(p, kc, addr, type, ctx, ip); }/|kmap_atomic_debug.unmap_mismatch'
 )
 
 caught=0 total=0

@@ -22,6 +22,7 @@
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
 #include <linux/kmap_atomic_debug.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -256,6 +257,30 @@ static noinline int misuse_use_after_unmap(void)
 	return copy_from_kernel_nofault(&x, p, sizeof(x)) == -EFAULT ? 0 : -EIO;
 }
 
+/*
+ * A kernel thread that reads one byte past the page it holds in KM_USER0:
+ * the guard page above the slot faults, the fault is described, and the
+ * oops lists the slot as held and reclaims it as the thread dies. The
+ * harness runs this last: an oops turns lockdep off for the boot.
+ */
+static int oops_holding_thread(void *arg)
+{
+	char *p = kmap_atomic(pages[0], KM_USER0);
+
+	pr_info("reading one byte past KM_USER0's page: this oopses on purpose\n");
+	return READ_ONCE(p[PAGE_SIZE]);
+}
+
+static noinline int misuse_oops_holding(void)
+{
+	struct task_struct *t;
+
+	if (!PageHighMem(pages[0]))
+		return -EOPNOTSUPP;
+	t = kthread_run(oops_holding_thread, NULL, "kmap_oops_holding");
+	return PTR_ERR_OR_ZERO(t);
+}
+
 static const struct misuse {
 	const char *name;
 	int (*fn)(void);
@@ -271,6 +296,7 @@ static const struct misuse {
 	{ "leak_softirq", misuse_leak_softirq },
 	{ "sleep_while_mapped", misuse_sleep_while_mapped },
 	{ "use_after_unmap", misuse_use_after_unmap },
+	{ "oops_holding", misuse_oops_holding },
 };
 
 static ssize_t misuse_write(struct file *file, const char __user *buf, size_t len, loff_t *ppos)
