@@ -416,6 +416,25 @@ enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned i
 	return KMAP_FALLBACK_NONE;
 }
 
+/*
+ * For the debug flavor's leak check: release the fallbacks that the
+ * context now ending still holds, as their typed unmaps would have, so
+ * that kmap_local's stack (an interrupt's entries are on the interrupted
+ * task's) is as it was. Return: how many.
+ */
+unsigned int kmap_atomic_fallback_reclaim(void)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int i, n = 0;
+
+	for (i = ARRAY_SIZE(kc->fallback); i-- > 0;)
+		if (kc->fallback[i] && kc->fallback_level[i] == kmap_atomic_level() &&
+		    kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i]) ==
+		    KMAP_FALLBACK_RELEASED)
+			n++;
+	return n;
+}
+
 /* Why kmap_atomic_fallback_unmap() refused, for KMAP_FALLBACK_REFUSED. */
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r)
 {

@@ -81,6 +81,7 @@ enum kmap_fallback_unmap {
 
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
+unsigned int kmap_atomic_fallback_reclaim(void);
 
 /*
  * Reports both flavors make in the same words. Arguments: the call site,

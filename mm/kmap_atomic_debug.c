@@ -501,7 +501,8 @@ static const char * const context_ends[] = {
  *
  * Called before a system call's exit work, where an exception or interrupt
  * returns to user space, where a hard interrupt, a softirq handler or an
- * NMI returns. Each slot the context still holds is reported and released,
+ * NMI returns. Each slot the context still holds, and each kmap_local
+ * fallback it was given past the last spare, is reported and released,
  * and the preemption and page-fault counts its map raised are brought back.
  */
 void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
@@ -529,6 +530,17 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			release(i, ctx, 0);
 			/* Unless a lowmem unmap gave its counts back already. */
 			if (give_back(kc, ctx))
+				kmap_atomic_refuse();
+		}
+		/* Past the last spare: on kmap_local's stack, popped here. */
+		if (i == KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r)) {
+			unsigned int n = kmap_atomic_fallback_reclaim();
+
+			if (n)
+				note(p, KMAP_REPORT_LEAK, 0,
+				     "%u kmap_local fallback(s) on CPU%u, mapped past the last spare, are still held as %s: released",
+				     n, smp_processor_id(), context_ends[end]);
+			while (n-- && give_back(kc, ctx))
 				kmap_atomic_refuse();
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */

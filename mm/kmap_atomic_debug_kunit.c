@@ -579,10 +579,16 @@ static void invalid_type_at_run_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after, 0);
 }
 
+#define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
+
 /* A context that ends holding a slot: reported, reclaimed, counts restored. */
 struct leaker {
 	struct page *page;
 	void *give_back;	/* a lowmem pointer that unmaps first (2.6's rule) */
+	bool past_spares;	/* the slot and every spare mapped (and unmapped) around it */
+	struct page *under;	/* with past_spares: a kmap_local page of the worker's */
+	u32 under_seed;		/* what it holds */
+	void *leaked;
 	struct completion done;
 	struct irq_work work;
 	struct tasklet_struct tasklet;
@@ -592,8 +598,15 @@ struct leaker {
 static void leak_in_irq(struct irq_work *work)
 {
 	struct leaker *l = container_of(work, struct leaker, work);
+	void *held[1 + TASK_SPARES];
+	unsigned int i;
 
-	(void)kmap_atomic(l->page, l->type);
+	/* With past_spares, the leaked map is a kmap_local fallback. */
+	for (i = 0; l->past_spares && i < ARRAY_SIZE(held); i++)
+		held[i] = kmap_atomic(l->page, l->type);
+	l->leaked = kmap_atomic(l->page, l->type);
+	while (i--)
+		kunmap_atomic(held[i], l->type);
 	if (l->give_back)
 		kunmap_atomic(l->give_back, l->type);
 	complete(&l->done);
@@ -603,7 +616,7 @@ static void leak_in_tasklet(struct tasklet_struct *tl)
 {
 	struct leaker *l = from_tasklet(l, tl, tasklet);
 
-	(void)kmap_atomic(l->page, l->type);
+	l->leaked = kmap_atomic(l->page, l->type);
 	complete(&l->done);
 }
 
@@ -611,7 +624,8 @@ struct leak_result {
 	struct leaker l;
 	bool hardirq;
 	int preempt_after, pagefault_after;
-	bool pte_cleared;
+	int local_depth_before, local_depth_after;	/* kmap_local's stack */
+	bool pte_cleared, leaked_cleared, under_intact;
 	unsigned long collisions;
 };
 
@@ -626,10 +640,15 @@ static int leak_on_cpu(void *arg)
 	struct leaker *l = &r->l;
 	unsigned long collisions = kmap_atomic_debug_reports(KMAP_REPORT_COLLISION);
 	unsigned long vaddr;
-	void *p;
+	void *p, *under = NULL;
 	unsigned int level;
+	pte_t *ptep;
 
 	init_completion(&l->done);
+	/* The interrupt's kmap_local fallback goes on this worker's stack. */
+	if (l->under)
+		under = kmap_local_page(l->under);
+	r->local_depth_before = current->kmap_ctrl.idx;
 	if (r->hardirq) {
 		init_irq_work(&l->work, leak_in_irq);
 		irq_work_queue(&l->work);
@@ -643,9 +662,16 @@ static int leak_on_cpu(void *arg)
 	}
 	r->preempt_after = preempt_count();
 	r->pagefault_after = current->pagefault_disabled;
+	r->local_depth_after = current->kmap_ctrl.idx;
+	if (under) {
+		r->under_intact = holds(under, l->under_seed);
+		kunmap_local(under);
+	}
 	preempt_disable();
 	vaddr = kmap_atomic_slot_addr(smp_processor_id(), l->type);
 	r->pte_cleared = !pte_present(ptep_get(lookup_address(vaddr, &level)));
+	ptep = lookup_address((unsigned long)l->leaked, &level);
+	r->leaked_cleared = ptep && !pte_present(ptep_get(ptep));
 	preempt_enable();
 
 	/* The slot is free again: no collision. */
@@ -666,6 +692,20 @@ static int leak_on_cpu(void *arg)
 	return 0;
 }
 
+static void run_leak(struct kunit *test, struct leak_result *r, const char *what)
+{
+	expect_begin(test, what);
+	KUNIT_ASSERT_EQ(test, smp_call_on_cpu(raw_smp_processor_id(), leak_on_cpu, r, false), 0);
+	expect_end(test);
+	KUNIT_EXPECT_EQ_MSG(test, r->preempt_after, 0,
+			    "the leak's preemption count was not restored");
+	KUNIT_EXPECT_EQ_MSG(test, r->pagefault_after, 0,
+			    "the leak's page-fault count was not restored");
+	KUNIT_EXPECT_EQ_MSG(test, r->local_depth_after, r->local_depth_before,
+			    "kmap_local's stack is not as it was");
+	KUNIT_EXPECT_TRUE_MSG(test, r->leaked_cleared, "the leaked address still maps the page");
+}
+
 static void leak_check(struct kunit *test, bool hardirq, enum km_type type, const char *what,
 		       void *give_back)
 {
@@ -675,14 +715,8 @@ static void leak_check(struct kunit *test, bool hardirq, enum km_type type, cons
 		.l = { .page = t->page[0], .type = type, .give_back = give_back },
 	};
 
-	expect_begin(test, what);
-	KUNIT_ASSERT_EQ(test, smp_call_on_cpu(raw_smp_processor_id(), leak_on_cpu, &r, false), 0);
-	expect_end(test);
+	run_leak(test, &r, what);
 	check_reports(test, KMAP_REPORT_LEAK, 1);
-	KUNIT_EXPECT_EQ_MSG(test, r.preempt_after, 0,
-			    "the leak's preemption count was not restored");
-	KUNIT_EXPECT_EQ_MSG(test, r.pagefault_after, 0,
-			    "the leak's page-fault count was not restored");
 	KUNIT_EXPECT_TRUE_MSG(test, r.pte_cleared, "the reclaimed slot still maps the page");
 	KUNIT_EXPECT_EQ_MSG(test, r.collisions, 0UL, "the reclaimed slot is still held");
 }
@@ -705,6 +739,33 @@ static void leak_after_lowmem_unmap(struct kunit *test)
 	leak_check(test, true, KM_IRQ1,
 		   "a hard interrupt returns holding KM_IRQ1, whose counts a lowmem unmap gave back",
 		   slab);
+}
+
+/*
+ * Past the last spare the leaked map is a kmap_local fallback, on the
+ * interrupted task's stack: the leak check pops it, and the task's stack
+ * is as it was.
+ */
+static void leak_past_the_last_spare(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	struct leak_result r = {
+		.hardirq = true,
+		.l = { .page = t->page[0], .type = KM_IRQ0, .past_spares = true,
+		       .under = t->page[1], .under_seed = seed_of(t, 1) },
+	};
+	unsigned long leaked;
+
+	run_leak(test, &r, "a hard interrupt returns holding a kmap_local fallback of KM_IRQ0");
+	leaked = (unsigned long)r.l.leaked;
+	KUNIT_EXPECT_TRUE_MSG(test, leaked >= __fix_to_virt(FIX_KMAP_END) &&
+			      leaked <= __fix_to_virt(FIX_KMAP_BEGIN),
+			      "the leaked map is not a kmap_local fallback");
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_LEAK), 1UL);
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_NO_SPARE), 1UL);
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_COLLISION), (unsigned long)TASK_SPARES + 1);
+	KUNIT_EXPECT_TRUE_MSG(test, r.under_intact,
+			      "the worker's kmap_local mapping under the fallback lost its page");
 }
 
 static void leak_from_softirq(struct kunit *test)
@@ -953,7 +1014,6 @@ static void nested_collisions_any_order(struct kunit *test)
  * lost and only the spares' exhaustion is reported (kmap_atomic_misuse's
  * spares_exhausted releases them out of kmap_local's order).
  */
-#define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
 #define PAST_LAST	(1 + TASK_SPARES + 2)
 
 static void past_the_last_spare(struct kunit *test)
@@ -1152,6 +1212,7 @@ static struct kunit_case kmap_atomic_debug_cases[] = {
 	KUNIT_CASE(leak_from_hardirq),
 	KUNIT_CASE(leak_from_softirq),
 	KUNIT_CASE(leak_after_lowmem_unmap),
+	KUNIT_CASE(leak_past_the_last_spare),
 	KUNIT_CASE(use_after_unmap_faults),
 	KUNIT_CASE(hot_misuse_hides_no_site),
 	KUNIT_CASE_PARAM(correct_26_usage_is_quiet, usage_26_gen_params),
