@@ -94,6 +94,9 @@ struct kmap_atomic_cpu {
 	unsigned long fallback[KM_MAX_IDX];
 	unsigned int fallback_type[KM_MAX_IDX];
 	unsigned int fallback_level[KM_MAX_IDX];	/* kmap_atomic_level() */
+	/* Whose stack it is on (compared, never followed), and its pte there. */
+	struct task_struct *fallback_task[KM_MAX_IDX];
+	pteval_t fallback_pte[KM_MAX_IDX];
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
@@ -348,22 +351,18 @@ void __kmap_atomic_pop_released(void)
 EXPORT_SYMBOL(__kmap_atomic_pop_released);
 
 /*
- * Release a fallback that is not the top: unmapped now, popped later. Only
- * an entry below the top that still maps what its saved pte says.
+ * Release a fallback that is not the top: unmapped now, popped later. An
+ * entry of this task's stack that still maps what it was mapped with
+ * (fallback_live()).
  */
-static bool release_buried(unsigned long vaddr)
+static void release_buried(unsigned long vaddr)
 {
 	int idx = kmap_local_entry(vaddr);
-	pte_t *ptep = virt_to_kpte(vaddr);
 
-	if (idx < 0 || idx >= current->kmap_ctrl.idx - 1 ||
-	    pte_val(ptep_get(ptep)) != pte_val(current->kmap_ctrl.pteval[idx]))
-		return false;
-	pte_clear(&init_mm, vaddr, ptep);
+	pte_clear(&init_mm, vaddr, virt_to_kpte(vaddr));
 	arch_kmap_local_post_unmap(vaddr);
 	current->kmap_ctrl.pteval[idx] = released_pte();
 	this_cpu_inc(kmap_atomic_released);
-	return true;
 }
 
 /*
@@ -382,6 +381,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr)) {
 			kc->fallback_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
 			kc->fallback_level[i] = kmap_atomic_level();
+			kc->fallback_task[i] = current;
+			kc->fallback_pte[i] = pte_val(ptep_get(virt_to_kpte((unsigned long)addr)));
 			break;
 		}
 	}
@@ -389,58 +390,90 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 }
 
 /*
+ * Does this task's kmap_local stack still hold fallback @i as it was
+ * mapped? Not if it was released another way (kunmap_local()): then the
+ * record is stale, and the same address may be someone else's entry now.
+ */
+static bool fallback_live(struct kmap_atomic_cpu *kc, unsigned int i)
+{
+	int idx = kmap_local_entry(kc->fallback[i] & PAGE_MASK);
+
+	return idx >= 0 && idx < current->kmap_ctrl.idx &&
+	       pte_val(current->kmap_ctrl.pteval[idx]) == kc->fallback_pte[i];
+}
+
+/*
  * Release a fallback mapping of @type: popped if it is the top of
  * kmap_local's stack, else unmapped and popped once it is. A refusal
- * changes nothing.
+ * changes nothing. Only this task's records are looked at; a stale one
+ * is dropped. Interrupts are off: one that falls back too must not take
+ * the address while its old record is still there.
  */
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	enum kmap_fallback_unmap r = KMAP_FALLBACK_NONE;
+	unsigned long flags;
 	unsigned int i;
 
+	local_irq_save(flags);
 	for (i = 0; vaddr && i < ARRAY_SIZE(kc->fallback); i++) {
-		if ((kc->fallback[i] & PAGE_MASK) != vaddr)
+		if ((kc->fallback[i] & PAGE_MASK) != vaddr || kc->fallback_task[i] != current)
 			continue;
-		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR))
-			return KMAP_FALLBACK_OTHER_TYPE;
-		if (kc->fallback_level[i] != kmap_atomic_level())
-			return KMAP_FALLBACK_OTHER_CONTEXT;
+		if (!fallback_live(kc, i)) {
+			kc->fallback[i] = 0;
+			continue;
+		}
+		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
+			r = KMAP_FALLBACK_OTHER_TYPE;
+			break;
+		}
+		if (kc->fallback_level[i] != kmap_atomic_level()) {
+			r = KMAP_FALLBACK_OTHER_CONTEXT;
+			break;
+		}
+		kc->fallback[i] = 0;
 		if (vaddr == kmap_local_top())
 			kunmap_local_indexed(addr);
-		else if (!release_buried(vaddr))
-			return KMAP_FALLBACK_NOT_ON_STACK;
-		kc->fallback[i] = 0;
-		return KMAP_FALLBACK_RELEASED;
+		else
+			release_buried(vaddr);
+		r = KMAP_FALLBACK_RELEASED;
+		break;
 	}
-	return KMAP_FALLBACK_NONE;
+	local_irq_restore(flags);
+	return r;
 }
 
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
 /*
- * For the debug flavor's leak check: release the fallbacks that the
- * context now ending still holds, as their typed unmaps would have, so
- * that kmap_local's stack (an interrupt's entries are on the interrupted
- * task's) is as it was. Return: how many.
+ * For the debug flavor's leak checks: release the fallbacks that the
+ * context now ending (or the task now dying) still holds, as their typed
+ * unmaps would have, so that kmap_local's stack (an interrupt's entries
+ * are on the interrupted task's) is as it was; drop its stale records.
+ * Return: how many were released.
  */
 unsigned int kmap_atomic_fallback_reclaim(void)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned int i, n = 0;
 
-	for (i = ARRAY_SIZE(kc->fallback); i-- > 0;)
-		if (kc->fallback[i] && kc->fallback_level[i] == kmap_atomic_level() &&
-		    kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i]) ==
+	for (i = ARRAY_SIZE(kc->fallback); i-- > 0;) {
+		if (!kc->fallback[i] || kc->fallback_task[i] != current ||
+		    kc->fallback_level[i] != kmap_atomic_level())
+			continue;
+		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i]) ==
 		    KMAP_FALLBACK_RELEASED)
 			n++;
+	}
 	return n;
 }
+#endif
 
 /* Why kmap_atomic_fallback_unmap() refused, for KMAP_FALLBACK_REFUSED. */
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r)
 {
 	switch (r) {
-	case KMAP_FALLBACK_NOT_ON_STACK:
-		return "that kmap_local's stack no longer holds (released with kunmap_local()?)";
 	case KMAP_FALLBACK_OTHER_TYPE:
 		return "mapped as another type";
 	case KMAP_FALLBACK_OTHER_CONTEXT:
@@ -678,10 +711,14 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	 * 2.6's rule: a lowmem address used no slot, whatever it points at;
 	 * but with nothing mapped the counts would go below zero.
 	 */
-	if (!kmap_atomic_is_lowmem(vaddr))
+	if (!kmap_atomic_is_lowmem(vaddr)) {
 		ok = unmap_misused(addr, type, _RET_IP_);
-	else if (unlikely(!pagefault_disabled()))
+		/* A spare or fallback released: its counts given back already? */
+		if (ok && unlikely(!pagefault_disabled()))
+			ok = unmap_unbalanced(type, _RET_IP_);
+	} else if (unlikely(!pagefault_disabled())) {
 		ok = unmap_unmapped(addr, type, _RET_IP_);
+	}
 out:
 	if (likely(ok))
 		preempt_enable_no_resched();

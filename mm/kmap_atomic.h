@@ -74,7 +74,6 @@ enum kmap_fallback_unmap {
 	KMAP_FALLBACK_NONE,		/* it is no fallback */
 	KMAP_FALLBACK_RELEASED,
 	/* refused, nothing changed: */
-	KMAP_FALLBACK_NOT_ON_STACK,	/* kmap_local's stack no longer holds it */
 	KMAP_FALLBACK_OTHER_TYPE,	/* mapped as another type */
 	KMAP_FALLBACK_OTHER_CONTEXT,	/* mapped by another context */
 };

@@ -21,8 +21,8 @@
  * Each slot has an unmapped guard page above it, and a kernel fault on a
  * slot's address is described (slot, CPU, offset, who holds it or who last
  * unmapped it) before the fault is fixed up or oopses; an oops or panic
- * lists the slots held on its CPU, and an oops that kills only its task
- * reclaims the slots the task held.
+ * lists the slots held on its CPU; a task that dies of an oops has what it
+ * held reclaimed as it dies, like a context that ends.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
@@ -30,7 +30,6 @@
 #include <linux/kdebug.h>
 #include <linux/kmap_atomic_debug.h>
 #include <linux/notifier.h>
-#include <linux/panic.h>
 #include <linux/panic_notifier.h>
 #include <linux/pfn.h>
 #include <linux/sched.h>
@@ -421,6 +420,17 @@ static bool give_back(struct kmap_cpu *kc, u8 ctx)
 	return true;
 }
 
+/*
+ * Give back what one of @ctx's maps raised. held[] is per CPU: a task that
+ * slept while mapped (a bug, which might_sleep() reports) left its count
+ * here, and the task now running must not pay for it with its own counts.
+ */
+static void refuse_one(struct kmap_cpu *kc, u8 ctx)
+{
+	if (give_back(kc, ctx) && pagefault_disabled())
+		kmap_atomic_refuse();
+}
+
 /**
  * __kunmap_atomic_debug - the checked kunmap_atomic(addr, type)
  * @addr: the address passed
@@ -471,14 +481,18 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		goto out;
 	}
 	r = kmap_atomic_fallback_unmap(addr, type);
-	if (r == KMAP_FALLBACK_RELEASED)
+	if (r == KMAP_FALLBACK_RELEASED) {
 		ok = give_back(kc, ctx);
-	else if (r != KMAP_FALLBACK_NONE)
+		if (!ok)
+			note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
+			     "a kmap_local fallback");
+	} else if (r != KMAP_FALLBACK_NONE) {
 		note(p, r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
 		     KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_FALLBACK_REFUSED, (void *)ip, addr,
 		     kmap_atomic_slot_name(type), kmap_atomic_fallback_refusal(r));
-	else
+	} else {
 		explain_unmap(p, kc, addr, type, ctx, ip);
+	}
 out:
 	local_irq_restore(flags);
 	emit(p);
@@ -493,6 +507,7 @@ static const char * const context_ends[] = {
 	[KMAP_END_HARDIRQ] = "its hard interrupt returns",
 	[KMAP_END_SOFTIRQ] = "its softirq handler returns",
 	[KMAP_END_NMI] = "its NMI (or #MC, #DB, kernel int3) returns",
+	[KMAP_END_TASK_DIES] = "its task dies of an oops",
 };
 
 /**
@@ -501,9 +516,10 @@ static const char * const context_ends[] = {
  *
  * Called before a system call's exit work, where an exception or interrupt
  * returns to user space, where a hard interrupt, a softirq handler or an
- * NMI returns. Each slot the context still holds, and each kmap_local
- * fallback it was given past the last spare, is reported and released,
- * and the preemption and page-fault counts its map raised are brought back.
+ * NMI returns, and in make_task_dead() for a task that an oops kills. Each
+ * slot the context still holds, and each kmap_local fallback it was given
+ * past the last spare, is reported and released, and the preemption and
+ * page-fault counts its map raised are brought back.
  */
 void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
@@ -529,8 +545,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			     context_ends[end]);
 			release(i, ctx, 0);
 			/* Unless a lowmem unmap gave its counts back already. */
-			if (give_back(kc, ctx))
-				kmap_atomic_refuse();
+			refuse_one(kc, ctx);
 		}
 		/* Past the last spare: on kmap_local's stack, popped here. */
 		if (i == KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r)) {
@@ -540,16 +555,16 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 				note(p, KMAP_REPORT_LEAK, 0,
 				     "%u kmap_local fallback(s) on CPU%u, mapped past the last spare, are still held as %s: released",
 				     n, smp_processor_id(), context_ends[end]);
-			while (n-- && give_back(kc, ctx))
-				kmap_atomic_refuse();
+			while (n--)
+				refuse_one(kc, ctx);
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */
 		if (i == KM_SLOTS_USED && kc->held[ctx] && p->n < ARRAY_SIZE(p->r)) {
 			note(p, KMAP_REPORT_LEAK, 0,
 			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
 			     kc->held[ctx], smp_processor_id(), context_ends[end]);
-			while (give_back(kc, ctx))
-				kmap_atomic_refuse();
+			while (kc->held[ctx])
+				refuse_one(kc, ctx);
 		}
 		local_irq_restore(flags);
 		emit(p);
@@ -642,35 +657,10 @@ static void show_held(void)
 	}
 }
 
-/*
- * An oops outside interrupts kills only the task (in one, oops_end()
- * panics): reclaim what the task holds, or this CPU's next users of its
- * slots would collide, and its count would look like a leak of theirs.
- * make_task_dead() resets the preemption count; page faults are per task.
- */
-static void reclaim_dying_task(void)
-{
-	struct kmap_cpu *kc = this_cpu_ptr(&kmap_cpu);
-	unsigned int i;
-
-	if (in_interrupt() || panic_on_oops)
-		return;
-	for (i = 0; i < KM_SLOTS_USED; i++) {
-		if (!held_by_current(&kc->slot[i], TASK))
-			continue;
-		pr_emerg("kmap_atomic: %s on CPU%u reclaimed: its task dies\n", slot_name(i),
-			 smp_processor_id());
-		release(i, TASK, 0);
-	}
-	kc->held[TASK] = 0;
-}
-
 static int held_on_oops(struct notifier_block *nb, unsigned long val, void *data)
 {
-	if (val == DIE_OOPS) {
+	if (val == DIE_OOPS)
 		show_held();
-		reclaim_dying_task();
-	}
 	return NOTIFY_DONE;
 }
 

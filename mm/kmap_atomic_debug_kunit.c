@@ -755,15 +755,19 @@ static void leak_past_the_last_spare(struct kunit *test)
 		       .under = t->page[1], .under_seed = seed_of(t, 1) },
 	};
 	unsigned long leaked;
+	unsigned int i;
 
 	run_leak(test, &r, "a hard interrupt returns holding a kmap_local fallback of KM_IRQ0");
 	leaked = (unsigned long)r.l.leaked;
 	KUNIT_EXPECT_TRUE_MSG(test, leaked >= __fix_to_virt(FIX_KMAP_END) &&
 			      leaked <= __fix_to_virt(FIX_KMAP_BEGIN),
 			      "the leaked map is not a kmap_local fallback");
-	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_LEAK), 1UL);
-	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_NO_SPARE), 1UL);
-	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_COLLISION), (unsigned long)TASK_SPARES + 1);
+	for (i = 0; i < KMAP_REPORT_NR; i++) {
+		unsigned long want = i == KMAP_REPORT_COLLISION ? TASK_SPARES + 1 :
+				     i == KMAP_REPORT_LEAK || i == KMAP_REPORT_NO_SPARE;
+
+		KUNIT_EXPECT_EQ_MSG(test, t_rose(test, i), want, "reports of kind %u", i);
+	}
 	KUNIT_EXPECT_TRUE_MSG(test, r.under_intact,
 			      "the worker's kmap_local mapping under the fallback lost its page");
 }

@@ -358,6 +358,54 @@ static void spares_exhausted(struct kunit *test)
 }
 
 /*
+ * A fallback released with kunmap_local() (a misuse of its own) leaves its
+ * record behind. A later kmap_local_page() gets the same address; its
+ * typed unmap (another misuse) is reported and changes nothing: the stale
+ * record must not pop that live mapping.
+ */
+static void stale_fallback_record(struct kunit *test)
+{
+	struct page *pages[1 + TASK_SPARES + 1], *q_page;
+	u32 *p[ARRAY_SIZE(pages)], *q;
+	void *lowmem = kunit_kzalloc(test, 64, GFP_KERNEL);
+	unsigned int i, n = ARRAY_SIZE(pages);
+	int depth = current->kmap_ctrl.idx;
+	struct counts before, after;
+	bool same_addr, kept;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, lowmem);
+	for (i = 0; i < n; i++)
+		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
+	q_page = seeded(HIGHMEM_BELOW_4G, 2);
+
+	pr_info("KMAP-EXPECT-BEGIN stale fallback record\n");
+	for (i = 0; i < n; i++)
+		p[i] = kmap_atomic(pages[i], KM_USER0);
+	/* The fallback, released the wrong way: its counts stay raised. */
+	kunmap_local(p[n - 1]);
+	for (i = n - 1; i-- > 0;)
+		kunmap_atomic(p[i], KM_USER0);
+	counts_now(&before);
+	q = kmap_local_page(q_page);
+	same_addr = q == p[n - 1];
+	kunmap_atomic(q, KM_USER0);
+	counts_now(&after);
+	kept = !faults(q) && *q == seed_of(q_page);
+	kunmap_local(q);
+	/* What the fallback's map raised, given back by 2.6's lowmem rule. */
+	kunmap_atomic(lowmem, KM_USER0);
+	pr_info("KMAP-EXPECT-END stale fallback record\n");
+
+	KUNIT_EXPECT_TRUE_MSG(test, same_addr,
+			      "kmap_local_page() did not get the fallback's address back");
+	expect_reports(test, &before, &after, 1, "the typed unmap of a kmap_local_page() address");
+	expect_same_counts(test, &before, &after, "the typed unmap of a kmap_local_page() address");
+	KUNIT_EXPECT_TRUE_MSG(test, kept, "the kmap_local_page() mapping lost its page");
+	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
+}
+
+/*
  * A lowmem address takes 2.6's path: any lowmem pointer unmaps the slot.
  * But one with nothing mapped would take counts below zero: reported, and
  * nothing changes.
@@ -389,40 +437,50 @@ static void lowmem_unmap_of_another_pointer(struct kunit *test)
 /*
  * 2.6's rule lets a lowmem pointer unmap a highmem map's counts (passing
  * the bio instead of the mapping, say): no report there, as in 2.6. The
- * slot stays mapped; its own unmap then clears it, and is reported for
- * finding its counts given back already, which it leaves alone.
+ * slot (or the spare an invalid type was given) stays mapped; its own
+ * unmap then clears it, and is reported for finding its counts given back
+ * already, which it leaves alone.
  */
-static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
+static void lowmem_gives_back(struct kunit *test, unsigned int type, const char *what)
 {
+	unsigned long map_reports = type < KM_TYPE_NR ? 0 : 1;	/* an invalid type */
 	struct counts before, after_lowmem, after;
 	struct page *high;
 	void *slab = kunit_kmalloc(test, 64, GFP_KERNEL);
 	bool kept;
 	u32 *p;
 
-	need_kind(test, HIGHMEM_BELOW_4G);
+	kunit_info(test, "%s", what);
 	high = seeded(HIGHMEM_BELOW_4G, 3);
 	KUNIT_ASSERT_NOT_NULL(test, slab);
 	counts_now(&before);
 	preempt_disable();	/* the slot's address must stay this CPU's */
-	p = kmap_atomic(high, KM_USER0);
-	kunmap_atomic(slab, KM_USER0);
+	pr_info("KMAP-EXPECT-BEGIN the unmap of a map whose counts a lowmem pointer gave back\n");
+	p = kmap_atomic(high, type);
+	kunmap_atomic(slab, type);
 	counts_now(&after_lowmem);
 	kept = *p == seed_of(high);
-	pr_info("KMAP-EXPECT-BEGIN the unmap of a map whose counts a lowmem pointer gave back\n");
-	kunmap_atomic(p, KM_USER0);
+	kunmap_atomic(p, type);
 	pr_info("KMAP-EXPECT-END the unmap of a map whose counts a lowmem pointer gave back\n");
 	preempt_enable();
 	counts_now(&after);
 
-	expect_reports(test, &before, &after_lowmem, 0, "a lowmem unmap of a highmem map");
+	expect_reports(test, &before, &after_lowmem, map_reports,
+		       "a lowmem unmap of a highmem map");
 	after_lowmem.preempt--;	/* our own preempt_disable() */
 	expect_same_counts(test, &before, &after_lowmem, "a lowmem unmap of a highmem map");
 	KUNIT_EXPECT_TRUE_MSG(test, kept, "the lowmem unmap took the highmem mapping");
 	expect_reports(test, &after_lowmem, &after, 1,
 		       "the map's own unmap, its counts given back");
 	expect_same_counts(test, &before, &after, "the map's own unmap, its counts given back");
-	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "KM_USER0 still maps after its own unmap");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "the slot still maps after its own unmap");
+}
+
+static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
+{
+	need_kind(test, HIGHMEM_BELOW_4G);
+	lowmem_gives_back(test, KM_USER0, "KM_USER0");
+	lowmem_gives_back(test, no_such_slot, "an invalid type, mapped in a spare");
 }
 
 static struct kunit_case kmap_atomic_misuse_cases[] = {
@@ -430,6 +488,7 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),
+	KUNIT_CASE(stale_fallback_record),
 	KUNIT_CASE(lowmem_unmap_of_another_pointer),
 	KUNIT_CASE(lowmem_unmap_of_a_highmem_map),
 	{}

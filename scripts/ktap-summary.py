@@ -30,7 +30,7 @@ VERSION = re.compile(r'^K?TAP version \d+$')
 SUBTEST = re.compile(r'^# Subtest: (.*)$')
 PLAN = re.compile(r'^1\.\.(\d+)')
 RESULT = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$')
-REPORT = re.compile(r'(WARNING:|BUG:|Oops[: ]|Kernel panic|general protection fault'
+REPORT = re.compile(r'(WARNING:|BUG:|kernel BUG at|Oops[: ]|Kernel panic|general protection fault'
                     r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off)')
 EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*?)(?: \[reports: (.*)\])?$')
 OWN_REPORTS = r'^(kmap_atomic|bvec_kmap_irq): '

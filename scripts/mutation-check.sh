@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # make mutation-check: show that the tests can fail. Each mutation removes
-# one safety property in the kernel tree: from mm/kmap_atomic.c, the
-# release fast path (the flush at unmap, the pte clear at unmap, the
-# collision check, the type bound check, the unmap's address check, 2.6's
-# lowmem rule and its checks for an unmap with nothing mapped or counts
-# given back, the spare kept for NMIs, the kmap_local fallback's order
-# check), with the release flavor rebuilt and booted with the kmap_atomic
-# and kmap_atomic_misuse KUnit suites as modules; from
-# mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the named slots,
-# lowmem maps left unrecorded, kmap_local addresses refused, a leaked
-# kmap_local fallback popped), with the
-# debug flavor rebuilt and booted with its built-in suites. The boot must
-# fail. The file is put back afterwards, whatever happens, and each kernel
-# rebuilt from it.
+# one safety property in the kernel tree: from mm/kmap_atomic.c, the release
+# fast path (the flush at unmap, the pte clear at unmap, the collision
+# check, the type bound check, the unmap's address check, 2.6's lowmem rule
+# and its checks for an unmap with nothing mapped or counts given back, the
+# spare kept for NMIs, the kmap_local fallback's order check, the check that
+# a fallback's record is still live), with the release flavor rebuilt and
+# booted with the kmap_atomic and kmap_atomic_misuse KUnit suites as
+# modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
+# named slots, lowmem maps left unrecorded, kmap_local addresses refused, a
+# leaked kmap_local fallback popped), with the debug flavor rebuilt and
+# booted with its built-in suites. The boot must fail. The file is put back
+# afterwards, whatever happens, and each kernel rebuilt from it.
 # A mutant counts as caught only if the KUnit case that guards its property
 # fails, or the kernel oopses or panics before that case could run; a boot
 # that hangs is cut off after TIMEOUT seconds (at most 300).
@@ -48,11 +47,13 @@ mutations=(
 	'no-collision-check|s/claim_none_pte(slot_pte(idx), pte)/(set_pte(slot_pte(idx), pte), true)/|kmap_atomic_misuse.collision_gets_spare'
 	'no-type-bound-check|s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
 	'no-unmap-address-check|s/idx < KM_TYPE_NR \&\& vaddr == slot_addr(idx)/idx < KM_TYPE_NR/|kmap_atomic_misuse.unmap_mismatch'
-	'no-lowmem-rule|s/if (!kmap_atomic_is_lowmem(vaddr))$/if (1)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-lowmem-rule|s/if (!kmap_atomic_is_lowmem(vaddr)) {$/if (1) {/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
 	'fallback-popped-out-of-order|s/if (vaddr == kmap_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
+	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
+	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)
 debug_mutations=(
@@ -100,10 +101,10 @@ run_mutant() {
 		caught=$((caught + 1))
 		echo "          caught by $want; $(tail -1 "$logs/$name.summary"), failing:" $cases
 	elif grep -q '^FAIL harness: the boot never reached' "$logs/$name.summary" &&
-		grep -qE '^FAIL console: unexpected kernel report.*(Oops|BUG:|Kernel panic)' "$logs/$name.summary"; then
+		grep -qE '^FAIL console: unexpected kernel report.*(Oops|BUG:|kernel BUG at|Kernel panic)' "$logs/$name.summary"; then
 		# The kernel itself fell over before the guarding case could run.
 		caught=$((caught + 1))
-		echo "          caught: the kernel crashed before $want ran: $(grep -m1 -oE '(Oops|BUG:|Kernel panic).*' "$logs/$name.summary")"
+		echo "          caught: the kernel crashed before $want ran: $(grep -m1 -oE '(Oops|BUG:|kernel BUG at|Kernel panic).*' "$logs/$name.summary")"
 	else
 		echo "  MISSED  $name: $want did not fail ($(tail -1 "$logs/$name.summary"))" >&2
 	fi

@@ -32,6 +32,7 @@ enum kmap_atomic_context_end {
 	KMAP_END_HARDIRQ,	/* a hard interrupt, in irq_exit() */
 	KMAP_END_SOFTIRQ,	/* a softirq handler */
 	KMAP_END_NMI,		/* an NMI */
+	KMAP_END_TASK_DIES,	/* a task killed by an oops, in make_task_dead() */
 };
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
