@@ -7,6 +7,7 @@ SHELL := /bin/bash
 MAKEOVERRIDES :=
 
 FLAVOR ?= debug
+BASE ?= tiny
 HIGHMEM ?= 64G
 SMP ?= 4
 MEM ?= 6G
@@ -22,6 +23,14 @@ MATRIX_STRESS ?= 60
 TOP := $(CURDIR)
 B := $(TOP)/build
 FLAVORS := debug release
+# The configuration the fragments go over: tinyconfig (ours), or Debian
+# 12's own i386 686-pae one (build/debian-config/, from linux-config-6.1).
+BASES := tiny debian
+DEBIAN_CONFIG := $(B)/debian-config/config.i386_none_686-pae
+BASE_FRAGMENT_tiny := configs/base.config
+BASE_FRAGMENT_debian := configs/debian.config
+BASE_FILE_debian := $(DEBIAN_CONFIG)
+PREFIX_debian := debian-
 # The memory model: PAE (the default), highmem without PAE, no highmem.
 HIGHMEMS := 64G 4G off
 VARIANT_64G :=
@@ -29,10 +38,11 @@ VARIANT_4G := -highmem4g
 VARIANT_off := -nohighmem
 FRAGMENT_4G := configs/highmem4g.config
 FRAGMENT_off := configs/nohighmem.config
-# build/debug, build/debug-highmem4g, build/release-nohighmem, ...
-KDIR = $(FLAVOR)$(VARIANT_$(HIGHMEM))
+# build/debug, build/debug-highmem4g, build/release-nohighmem,
+# build/debian-release, ...
+KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))
 OUT = $(B)/$(KDIR)
-FRAGMENTS = configs/base.config configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM))
+FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
 HARNESS := tools/testing/kmap_atomic
@@ -51,6 +61,15 @@ $(error STRESS='$(STRESS)' MATRIX_STRESS='$(MATRIX_STRESS)': give whole seconds,
 endif
 ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
 $(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
+endif
+ifneq ($(words $(BASE)),1)
+$(error BASE='$(BASE)' is not one base configuration: use one of $(BASES))
+endif
+ifeq ($(filter $(BASE),$(BASES)),)
+$(error BASE='$(BASE)' is not a base configuration: use one of $(BASES))
+endif
+ifeq ($(BASE)-$(filter $(HIGHMEM),64G),debian-)
+$(error BASE=debian is Debian's 686-pae kernel, PAE only: leave HIGHMEM at 64G)
 endif
 $(foreach m,$(MODULES),$(if $(filter %.ko,$(m)),,$(error MODULES: '$(m)' is not a .ko file)))
 $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not exist (build it first: make modules M=<its dir>))))
@@ -79,9 +98,15 @@ tree: deps
 refresh:
 	@scripts/refresh-tree.sh $(TOP) $(B)
 
-$(OUT)/.config-stamp: $(FRAGMENTS) $(wildcard patches/*) | tree
-	@scripts/config-kernel.sh "$(TREE)" $(OUT) $(addprefix $(TOP)/,$(FRAGMENTS))
+$(OUT)/.config-stamp: $(FRAGMENTS) $(wildcard patches/*) $(BASE_FILE_$(BASE)) | tree
+	@scripts/config-kernel.sh $(if $(BASE_FILE_$(BASE)),--base $(BASE_FILE_$(BASE))) \
+		"$(TREE)" $(OUT) $(addprefix $(TOP)/,$(FRAGMENTS))
 	@touch $@
+
+# Debian's own configuration of its i386 686-pae kernel, from the i386
+# package linux-config-6.1 (the amd64 one has only amd64 configurations).
+$(DEBIAN_CONFIG): | deps
+	@scripts/debian-config.sh $(B) $@
 
 config: tree $(OUT)/.config-stamp
 
@@ -116,13 +141,13 @@ run: kernel initramfs run-prep
 test: FLAVOR := debug
 test: HIGHMEM := 64G
 test: kernel initramfs
-	@+$(MAKE) --no-print-directory kernel FLAVOR=release
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
 	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks $(B)/logs/build-checks.ktap
-	@scripts/test-boot.sh $(B) debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
-	@scripts/test-boot.sh $(B) release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
-	@scripts/ktap-summary.py $(B)/logs/test-debug-latest.log \
-		$(B)/logs/test-release-latest.log $(B)/logs/build-checks.ktap
+	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
+		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log $(B)/logs/build-checks.ktap
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS
@@ -131,12 +156,13 @@ matrix: initramfs
 	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
 	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
 
-# make bench: release and debug boots under instruction counting
+# make bench: release and debug boots under instruction counting;
+#             BASE=debian: Debian's configuration (results in build/bench-debian)
 bench:
-	@+$(MAKE) --no-print-directory kernel FLAVOR=release
-	@+$(MAKE) --no-print-directory kernel FLAVOR=debug
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
+	@+$(MAKE) --no-print-directory kernel FLAVOR=debug BASE=$(BASE)
 	@+$(MAKE) --no-print-directory initramfs
-	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT)
+	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT) $(PREFIX_$(BASE))
 
 # make mutation-check  break each safety property of the release fast path in
 #                  turn (scripts/mutation-check.sh lists them), rebuild release,
@@ -182,7 +208,7 @@ modules: kernel
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
 	rm -rf $(addprefix $(B)/,$(foreach f,$(FLAVORS),$(foreach h,$(HIGHMEMS),$(f)$(VARIANT_$(h)))) \
-		logs run bench matrix mutation build-checks initramfs.cpio.gz patches export bisect kunit)
+		$(addprefix debian-,$(FLAVORS)) debian-config logs run bench bench-debian matrix mutation build-checks initramfs.cpio.gz patches export bisect kunit)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 
 # make distclean   remove all of build/

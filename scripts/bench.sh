@@ -6,21 +6,24 @@
 # 5 wall-clock runs), and turn the KMAP-BENCH lines into a table,
 # build/bench/results.tsv and the two ratio lines. Flushes per pair are counted in the debug boot,
 # whose kernel counts them (CONFIG_DEBUG_TLBFLUSH).
-# Usage: scripts/bench.sh BUILD MEM TIMEOUT
+# With PREFIX (debian-), the kernels of that base: build/debian-release and
+# build/debian-debug, results in build/bench-debian/.
+# Usage: scripts/bench.sh BUILD MEM TIMEOUT [PREFIX]
 set -euo pipefail
-build=$1 mem=$2 timeout=$3
-out=$build/bench
+build=$1 mem=$2 timeout=$3 prefix=${4:-}
+out=$build/bench${prefix:+-${prefix%-}}
 mkdir -p "$out"
 
 # The release boot also times brd's O_DIRECT I/O (bench-brd-icount.sh).
 mkdir -p "$build/run"
 cp tools/testing/kmap_atomic/bench-brd-icount.sh "$build/run/cmd.sh"
 for flavor in release debug; do
-	ko=$build/$flavor/mm/kmap_atomic_bench.ko
+	kdir=$prefix$flavor
+	ko=$build/$kdir/mm/kmap_atomic_bench.ko
 	[[ -f $ko ]] || { echo "bench: no $ko: is CONFIG_KMAP_ATOMIC_BENCH=m in configs/$flavor.config?" >&2; exit 1; }
 	mode=bench
 	[[ $flavor == release ]] && mode=run
-	scripts/qemu-run.sh --flavor "$flavor" --mode $mode --smp 1 --mem "$mem" \
+	scripts/qemu-run.sh --flavor "$kdir" --mode $mode --smp 1 --mem "$mem" \
 		--timeout "$timeout" --icount --modules "$ko" "$build" >/dev/null ||
 		{ echo "bench: the $flavor icount boot failed; log: $build/logs/$mode-latest.log" >&2; exit 1; }
 	log=$(readlink -f "$build/logs/$mode-latest.log")
@@ -37,8 +40,8 @@ tr -d '\r' <"$(readlink -f "$build/logs/run-latest.log")" | awk -v OFS='\t' '
 # Plain TCG, four CPUs, wall clock: scaling and brd, five runs of each.
 mkdir -p "$build/run"
 cp tools/testing/kmap_atomic/bench-tcg.sh "$build/run/cmd.sh"
-scripts/qemu-run.sh --flavor release --mode run --smp 4 --mem "$mem" --timeout "$timeout" \
-	--modules "$build/release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
+scripts/qemu-run.sh --flavor "${prefix}release" --mode run --smp 4 --mem "$mem" --timeout "$timeout" \
+	--modules "$build/${prefix}release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
 	{ echo "bench: the plain-TCG boot failed; log: $build/logs/run-latest.log" >&2; exit 1; }
 log=$(readlink -f "$build/logs/run-latest.log")
 tr -d '\r' <"$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scaling\|brd\)_\)/\2/p' |

@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
-# Make OUT/.config: tinyconfig, then the fragments merged in order, then
-# olddefconfig; fail naming every option a fragment asks for that Kconfig
-# dropped (an unmet dependency or a misspelt name).
-# Usage: scripts/config-kernel.sh [--allow-missing] TREE OUT FRAGMENT...
+# Make OUT/.config: tinyconfig (or a whole configuration, --base), then
+# the fragments merged in order, then olddefconfig; fail naming every
+# option a fragment asks for that Kconfig dropped (an unmet dependency or a
+# misspelt name).
+# Usage: scripts/config-kernel.sh [--allow-missing] [--base CONFIG] TREE OUT FRAGMENT...
 # --allow-missing: options the tree does not have yet are left out, not an
 # error (make bisect-check, on the series' earlier patches).
+# --base CONFIG: start from CONFIG (Debian's 686-pae one) instead; what it
+# builds in stays built in, and its modules are turned off: the fragments
+# name the modules the tests need (thousands of modules take hours).
 set -euo pipefail
-allow_missing=0
-[[ $1 == --allow-missing ]] && { allow_missing=1; shift; }
+allow_missing=0 base=
+while [[ $1 == --* ]]; do
+	case $1 in
+	--allow-missing) allow_missing=1; shift ;;
+	--base) base=$2; shift 2 ;;
+	*) echo "config-kernel: unknown option $1" >&2; exit 2 ;;
+	esac
+done
 tree=$1
 out=$2
 shift 2
 kmake() { make -s -C "$tree" O="$out" ARCH=i386 "$@"; }
 
 mkdir -p "$out"
-echo "  CONFIG  $(basename "$out"): tinyconfig + $(printf '%s ' "${@##*/}")"
+from=tinyconfig
+[[ -n $base ]] && from="${base##*/} (its modules off)"
+echo "  CONFIG  $(basename "$out"): $from + $(printf '%s ' "${@##*/}")"
 # An unchanged result keeps its old time, so nothing rebuilds for it.
 [[ -f $out/.config ]] && cp -p "$out/.config" "$out/.config.prev"
-kmake tinyconfig >/dev/null
+if [[ -n $base ]]; then
+	[[ -f $base ]] || { echo "config-kernel: no base configuration $base" >&2; exit 1; }
+	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$base" >"$out/.config"
+else
+	kmake tinyconfig >/dev/null
+fi
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$@" >/dev/null
 kmake olddefconfig 2>&1 | { grep -v "changes choice state" || true; } >&2
 if [[ -f $out/.config.prev ]]; then

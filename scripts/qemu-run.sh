@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Boot build/<flavor> under qemu-system-i386 with the base initramfs plus a
+# Boot build/<flavor> under QEMU with the base initramfs plus a
 # per-boot archive (/harness/env, RUN's script, MODULES, --kunit-modules
 # that /init loads after them, and --extra modules that /init does not
 # load: a check loads them itself). The console is
 # saved in build/logs/<mode>-<flavor>-<time>.log (and <mode>-latest.log,
 # <mode>-<flavor>-latest.log). <flavor> is the build/ folder: debug,
-# debug-highmem4g, release, ...
+# debug-highmem4g, release, debian-release, ...
+# qemu-system-i386, except for a kernel with HIGHPTE (Debian's): it puts
+# page tables above 4 GiB, which qemu-system-i386 gets wrong (userspace
+# never starts at 6G: "Corrupted page table", "Bad pagetable"), so that one
+# boots under qemu-system-x86_64, which runs the same i386 kernel.
 # Exits with the guest's status, 124 on a timeout.
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
@@ -36,7 +40,11 @@ done
 build=$1
 
 die() { echo "qemu-run: $*" >&2; exit 2; }
-[[ $smp =~ ^[1-8]$ ]] || die "SMP=$smp: give a CPU count from 1 to 8 (the kernel has NR_CPUS=8)"
+config=$build/$flavor/.config
+[[ -f $config ]] || die "no kernel configuration at $config: run 'make kernel' for $flavor"
+nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$config")
+[[ $smp =~ ^[1-9][0-9]*$ ]] && ((smp <= ${nr_cpus:-1})) ||
+	die "SMP=$smp: give a CPU count from 1 to ${nr_cpus:-1} (the $flavor kernel has NR_CPUS=${nr_cpus:-1})"
 [[ $mem =~ ^([0-9]+)([MG])$ ]] || die "MEM=$mem: give a size like 512M, 3G or 6G"
 mem_mib=${BASH_REMATCH[1]}
 [[ ${BASH_REMATCH[2]} == G ]] && mem_mib=$((mem_mib * 1024))
@@ -53,12 +61,14 @@ run=$build/run
 stage=$run/root
 rm -rf "$stage"
 mkdir -p "$stage/harness/modules" "$stage/harness/kunit" "$stage/harness/extra" "$build/logs"
+# The checks see the flavor (release, debug-highmem4g, ...), whatever the base.
 cat >"$stage/harness/env" <<EOF
 MODE=$mode
 SMP=$smp
 MEM=$mem
 MEM_MIB=$mem_mib
-FLAVOR=$flavor
+FLAVOR=${flavor#debian-}
+KERNEL=$flavor
 STRESS_SECONDS=$stress
 EOF
 [[ $mode == run ]] && cp "$run/cmd.sh" "$stage/harness/run.sh"
@@ -93,12 +103,14 @@ cpu=max,vendor=GenuineIntel
 log=$build/logs/$mode-$flavor-$(date +%Y%m%d-%H%M%S).log
 ln -sfn "$(basename "$log")" "$build/logs/$mode-latest.log"
 ln -sfn "$(basename "$log")" "$build/logs/$mode-$flavor-latest.log"
-qemu=(qemu-system-i386 -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
+qemu_bin=qemu-system-i386
+grep -qx 'CONFIG_HIGHPTE=y' "$config" && qemu_bin=qemu-system-x86_64
+qemu=("$qemu_bin" -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
 ((icount)) && qemu+=(-icount shift=0,sleep=off)
 
-echo "  BOOT    $flavor SMP=$smp MEM=$mem ($mode), log: ${log#"$build"/../}"
+echo "  BOOT    $flavor SMP=$smp MEM=$mem ($mode, $qemu_bin), log: ${log#"$build"/../}"
 rc=0
 case $mode in
 shell) "${qemu[@]}" || rc=$? ;;
@@ -109,7 +121,7 @@ if ((rc == 124 || rc == 137)); then
 	echo "qemu-run: timed out after ${timeout}s (TIMEOUT=$timeout); log: $log" >&2
 	exit 124
 fi
-((rc == 0)) || { echo "qemu-run: qemu-system-i386 failed with status $rc; log: $log" >&2; exit "$rc"; }
+((rc == 0)) || { echo "qemu-run: $qemu_bin failed with status $rc; log: $log" >&2; exit "$rc"; }
 status=$(tr -d '\r' <"$log" | sed -n 's/^KMAP-HARNESS-EXIT: \([0-9]*\)$/\1/p' | tail -1)
 if [[ -z $status ]]; then
 	echo "qemu-run: the guest stopped without reporting a status (a panic or a crash?); log: $log" >&2

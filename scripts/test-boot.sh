@@ -19,7 +19,7 @@ done
 # The release flavor's suites are modules, and each must be there: a
 # missing one would only shorten the plan that /init prints for them.
 kunit=()
-if [[ $kdir == release* ]]; then
+if [[ ${kdir#debian-} == release* ]]; then
 	for m in kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_bio_kunit; do
 		ko=$build/$kdir/mm/$m.ko
 		[[ -f $ko ]] || { echo "test-boot: no $ko: is it =m in configs/release.config?" >&2; exit 1; }
