@@ -366,28 +366,11 @@ static void release_buried(unsigned long vaddr)
 }
 
 /*
- * With every spare in use, a misuse is mapped with kmap_local, and the
- * address noted, with its type and context, so that the typed unmap knows
- * it. There is room to note as many as kmap_local can map. Not for NMIs:
- * kmap_local's stack is the interrupted task's.
+ * Fallback entries of kmap_local's stack carry a software bit in their
+ * pte, so that a kmap_local_page() of the same page at the same place is
+ * never taken for one (the bit means nothing in a kernel mapping).
  */
-void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	void *addr = __kmap_local_pfn_prot(pfn, prot);
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kc->fallback); i++) {
-		if (!kc->fallback[i] && !cmpxchg_local(&kc->fallback[i], 0, (unsigned long)addr)) {
-			kc->fallback_type[i] = min_t(unsigned int, type, KM_TYPE_NR);
-			kc->fallback_level[i] = kmap_atomic_level();
-			kc->fallback_task[i] = current;
-			kc->fallback_pte[i] = pte_val(ptep_get(virt_to_kpte((unsigned long)addr)));
-			break;
-		}
-	}
-	return addr;
-}
+#define KMAP_FALLBACK_TAG	_PAGE_SOFTW2
 
 /*
  * Does this task's kmap_local stack still hold fallback @i as it was
@@ -400,6 +383,46 @@ static bool fallback_live(struct kmap_atomic_cpu *kc, unsigned int i)
 
 	return idx >= 0 && idx < current->kmap_ctrl.idx &&
 	       pte_val(current->kmap_ctrl.pteval[idx]) == kc->fallback_pte[i];
+}
+
+/*
+ * With every spare in use, a misuse is mapped with kmap_local, and the
+ * address noted, with its type, context, task and pte, so that the typed
+ * unmap knows it. Records that no stack holds any more (released another
+ * way, or an ended interrupt's) are dropped first, so there is always
+ * room: no more can be live than kmap_local has entries. Not for NMIs:
+ * kmap_local's stack is the interrupted task's.
+ */
+void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int i, n = ARRAY_SIZE(kc->fallback), free = n;
+	unsigned long flags, vaddr;
+	void *addr;
+	int idx;
+
+	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) | KMAP_FALLBACK_TAG));
+	vaddr = (unsigned long)addr;
+	idx = kmap_local_entry(vaddr);
+	/* An interrupt that falls back too must see the table whole. */
+	local_irq_save(flags);
+	for (i = 0; i < n; i++) {
+		if (kc->fallback[i] && ((kc->fallback[i] & PAGE_MASK) == vaddr ||
+					kc->fallback_task[i] != current || !fallback_live(kc, i)))
+			kc->fallback[i] = 0;
+		if (!kc->fallback[i] && free == n)
+			free = i;
+	}
+	if (!WARN_ON_ONCE(free == n)) {
+		kc->fallback_type[free] = min_t(unsigned int, type, KM_TYPE_NR);
+		kc->fallback_level[free] = kmap_atomic_level();
+		kc->fallback_task[free] = current;
+		kc->fallback_pte[free] = pte_val(current->kmap_ctrl.pteval[idx]);
+		barrier();	/* published whole */
+		WRITE_ONCE(kc->fallback[free], vaddr);
+	}
+	local_irq_restore(flags);
+	return addr;
 }
 
 /*

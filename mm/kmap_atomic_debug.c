@@ -501,6 +501,21 @@ out:
 }
 EXPORT_SYMBOL(__kunmap_atomic_debug);
 
+/*
+ * A task that an oops kills: its oops told the story, so what it held is
+ * only listed, not reported as a misuse (no WARN: panic_on_warn would
+ * turn a survivable oops into a panic).
+ */
+static void tell_dying(struct pending *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		pr_emerg("kmap_atomic: %s\n", p->r[i].msg);
+}
+
+static DEFINE_PER_CPU(bool, reclaiming_dead);
+
 static const char * const context_ends[] = {
 	[KMAP_END_SYSCALL] = "its system call returns",
 	[KMAP_END_TO_USER] = "its exception or interrupt returns to user space",
@@ -518,8 +533,9 @@ static const char * const context_ends[] = {
  * returns to user space, where a hard interrupt, a softirq handler or an
  * NMI returns, and in make_task_dead() for a task that an oops kills. Each
  * slot the context still holds, and each kmap_local fallback it was given
- * past the last spare, is reported and released, and the preemption and
- * page-fault counts its map raised are brought back.
+ * past the last spare, is reported (for a dying task, only listed) and
+ * released, and the preemption and page-fault counts its map raised are
+ * brought back.
  */
 void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
@@ -530,6 +546,14 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	unsigned int i = 0;
 
 	preempt_disable();
+	/* A fault in here would kill the task again: do not loop. */
+	if (end == KMAP_END_TASK_DIES) {
+		if (this_cpu_read(reclaiming_dead)) {
+			preempt_enable();
+			return;
+		}
+		this_cpu_write(reclaiming_dead, true);
+	}
 	do {
 		p = pending_for(ctx);
 		local_irq_save(flags);
@@ -567,8 +591,13 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 				refuse_one(kc, ctx);
 		}
 		local_irq_restore(flags);
-		emit(p);
+		if (end == KMAP_END_TASK_DIES)
+			tell_dying(p);
+		else
+			emit(p);
 	} while (p->n);
+	if (end == KMAP_END_TASK_DIES)
+		this_cpu_write(reclaiming_dead, false);
 	preempt_enable();
 }
 

@@ -764,7 +764,7 @@ static void leak_past_the_last_spare(struct kunit *test)
 			      "the leaked map is not a kmap_local fallback");
 	for (i = 0; i < KMAP_REPORT_NR; i++) {
 		unsigned long want = i == KMAP_REPORT_COLLISION ? TASK_SPARES + 1 :
-				     i == KMAP_REPORT_LEAK || i == KMAP_REPORT_NO_SPARE;
+				     i == KMAP_REPORT_LEAK || i == KMAP_REPORT_NO_SPARE ? 1 : 0;
 
 		KUNIT_EXPECT_EQ_MSG(test, t_rose(test, i), want, "reports of kind %u", i);
 	}

@@ -359,11 +359,12 @@ static void spares_exhausted(struct kunit *test)
 
 /*
  * A fallback released with kunmap_local() (a misuse of its own) leaves its
- * record behind. A later kmap_local_page() gets the same address; its
- * typed unmap (another misuse) is reported and changes nothing: the stale
- * record must not pop that live mapping.
+ * record behind. A later kmap_local_page() gets the same address, of
+ * another page or of the very same one; its typed unmap (another misuse)
+ * is reported and changes nothing: the stale record must not pop that live
+ * mapping.
  */
-static void stale_fallback_record(struct kunit *test)
+static void stale_record(struct kunit *test, bool same_page)
 {
 	struct page *pages[1 + TASK_SPARES + 1], *q_page;
 	u32 *p[ARRAY_SIZE(pages)], *q;
@@ -373,11 +374,11 @@ static void stale_fallback_record(struct kunit *test)
 	struct counts before, after;
 	bool same_addr, kept;
 
-	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, lowmem);
 	for (i = 0; i < n; i++)
 		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
-	q_page = seeded(HIGHMEM_BELOW_4G, 2);
+	q_page = same_page ? pages[n - 1] : seeded(HIGHMEM_BELOW_4G, 2);
+	kunit_info(test, "kmap_local_page() of %s page", same_page ? "the fallback's" : "another");
 
 	pr_info("KMAP-EXPECT-BEGIN stale fallback record\n");
 	for (i = 0; i < n; i++)
@@ -403,6 +404,13 @@ static void stale_fallback_record(struct kunit *test)
 	expect_same_counts(test, &before, &after, "the typed unmap of a kmap_local_page() address");
 	KUNIT_EXPECT_TRUE_MSG(test, kept, "the kmap_local_page() mapping lost its page");
 	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
+}
+
+static void stale_fallback_record(struct kunit *test)
+{
+	need_kind(test, HIGHMEM_BELOW_4G);
+	stale_record(test, false);
+	stale_record(test, true);
 }
 
 /*

@@ -53,6 +53,7 @@ mutations=(
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
 	'fallback-popped-out-of-order|s/if (vaddr == kmap_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
 	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
+	'fallback-entries-untagged|s/__pgprot(pgprot_val(prot) . KMAP_FALLBACK_TAG)/prot/|kmap_atomic_misuse.stale_fallback_record'
 	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)

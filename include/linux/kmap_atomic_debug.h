@@ -3,8 +3,9 @@
  * CONFIG_DEBUG_KMAP_ATOMIC: the checks on typed atomic kmaps, what they
  * count, the hooks where a context ends (a system call, an exception or
  * interrupt returning to user space, a hard interrupt, a softirq handler,
- * an NMI) that reclaim slots left held, and the one in the kernel's page
- * fault path that says which slot a faulting address is.
+ * an NMI, a task that an oops kills) that reclaim slots left held, and the
+ * one in the kernel's page fault path that says which slot a faulting
+ * address is.
  */
 #ifndef _LINUX_KMAP_ATOMIC_DEBUG_H
 #define _LINUX_KMAP_ATOMIC_DEBUG_H
