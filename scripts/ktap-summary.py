@@ -111,6 +111,7 @@ class Summary:
 
     def parse(self):
         for i, line in enumerate(self.lines):
+            line = STAMP.sub('', line)      # printk times (Debian's PRINTK_TIME)
             text = line.lstrip(' ')
             depth = (len(line) - len(text)) // 4
             if VERSION.match(text):
