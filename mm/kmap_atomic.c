@@ -388,10 +388,11 @@ static bool fallback_live(struct kmap_atomic_cpu *kc, unsigned int i)
 /*
  * With every spare in use, a misuse is mapped with kmap_local, and the
  * address noted, with its type, context, task and pte, so that the typed
- * unmap knows it. Records that no stack holds any more (released another
- * way, or an ended interrupt's) are dropped first, so there is always
- * room: no more can be live than kmap_local has entries. Not for NMIs:
- * kmap_local's stack is the interrupted task's.
+ * unmap knows it. This task's records that its stack no longer holds
+ * (released another way, or at this very address) are dropped first;
+ * another task's may still be live (it is pinned here, and may have been
+ * preempted after a lowmem unmap gave its counts back), so they stay.
+ * Not for NMIs: kmap_local's stack is the interrupted task's.
  */
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
 {
@@ -407,13 +408,13 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	/* An interrupt that falls back too must see the table whole. */
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
-		if (kc->fallback[i] && ((kc->fallback[i] & PAGE_MASK) == vaddr ||
-					kc->fallback_task[i] != current || !fallback_live(kc, i)))
+		if (kc->fallback[i] && kc->fallback_task[i] == current &&
+		    ((kc->fallback[i] & PAGE_MASK) == vaddr || !fallback_live(kc, i)))
 			kc->fallback[i] = 0;
 		if (!kc->fallback[i] && free == n)
 			free = i;
 	}
-	if (!WARN_ON_ONCE(free == n)) {
+	if (free < n) {
 		kc->fallback_type[free] = min_t(unsigned int, type, KM_TYPE_NR);
 		kc->fallback_level[free] = kmap_atomic_level();
 		kc->fallback_task[free] = current;
@@ -422,6 +423,9 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 		WRITE_ONCE(kc->fallback[free], vaddr);
 	}
 	local_irq_restore(flags);
+	WARN_ONCE(free == n,
+		  "kmap_atomic: CPU%u has no room to record a kmap_local fallback: its typed unmap will be refused\n",
+		  smp_processor_id());
 	return addr;
 }
 

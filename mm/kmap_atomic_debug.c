@@ -514,7 +514,8 @@ static void tell_dying(struct pending *p)
 		pr_emerg("kmap_atomic: %s\n", p->r[i].msg);
 }
 
-static DEFINE_PER_CPU(bool, reclaiming_dead);
+/* The task whose death is being reclaimed on this CPU, if any. */
+static DEFINE_PER_CPU(struct task_struct *, reclaiming_dead);
 
 static const char * const context_ends[] = {
 	[KMAP_END_SYSCALL] = "its system call returns",
@@ -546,13 +547,16 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	unsigned int i = 0;
 
 	preempt_disable();
-	/* A fault in here would kill the task again: do not loop. */
+	/*
+	 * A fault in here would kill the task again: do not loop. Only that
+	 * task is skipped (its first reclaim never returns).
+	 */
 	if (end == KMAP_END_TASK_DIES) {
-		if (this_cpu_read(reclaiming_dead)) {
+		if (this_cpu_read(reclaiming_dead) == current) {
 			preempt_enable();
 			return;
 		}
-		this_cpu_write(reclaiming_dead, true);
+		this_cpu_write(reclaiming_dead, current);
 	}
 	do {
 		p = pending_for(ctx);
@@ -597,7 +601,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			emit(p);
 	} while (p->n);
 	if (end == KMAP_END_TASK_DIES)
-		this_cpu_write(reclaiming_dead, false);
+		this_cpu_write(reclaiming_dead, NULL);
 	preempt_enable();
 }
 
