@@ -9,6 +9,7 @@ MAKEOVERRIDES :=
 FLAVOR ?= debug
 BASE ?= tiny
 HIGHMEM ?= 64G
+SLOTS ?= y
 SMP ?= 4
 MEM ?= 6G
 TIMEOUT ?= 900
@@ -18,6 +19,7 @@ MODULES ?=
 MUTANTS ?=
 KUNIT_FILTER ?=
 STRESS ?= 20
+STRESS_NG ?= 120
 MATRIX_STRESS ?= 60
 
 TOP := $(CURDIR)
@@ -38,13 +40,20 @@ VARIANT_4G := -highmem4g
 VARIANT_off := -nohighmem
 FRAGMENT_4G := configs/highmem4g.config
 FRAGMENT_off := configs/nohighmem.config
+# The typed slots (CONFIG_KMAP_ATOMIC_SLOTS): y, or n for the path an RT
+# kernel takes, where the typed forms map through kmap_local.
+SLOTS_VALUES := y n
+SLOTS_VARIANT_n := -noslots
+SLOTS_FRAGMENT_n := configs/noslots.config
 # build/debug, build/debug-highmem4g, build/release-nohighmem,
-# build/debian-release, ...
-KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))
+# build/debian-release, build/debian-release-noslots, ...
+KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(SLOTS_VARIANT_$(SLOTS))
 OUT = $(B)/$(KDIR)
-FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM))
+FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM)) \
+	$(SLOTS_FRAGMENT_$(SLOTS))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
+STRESS_NG_CPIO := $(B)/stress-ng.cpio.gz
 HARNESS := tools/testing/kmap_atomic
 HARNESS_FILES := $(shell find $(HARNESS) -type f 2>/dev/null)
 
@@ -59,6 +68,9 @@ endif
 ifneq ($(shell echo '$(STRESS) $(MATRIX_STRESS)' | awk '/^[0-9]+ [0-9]+$$/ && $$1 <= 3600 && $$2 <= 3600'),$(STRESS) $(MATRIX_STRESS))
 $(error STRESS='$(STRESS)' MATRIX_STRESS='$(MATRIX_STRESS)': give whole seconds, 0 (off) to 3600)
 endif
+ifneq ($(shell echo '$(STRESS_NG)' | awk '/^[0-9]+$$/ && $$1 >= 10 && $$1 <= 3600'),$(STRESS_NG))
+$(error STRESS_NG='$(STRESS_NG)': give stress-ng's run time in whole seconds, 10 to 3600)
+endif
 ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
 $(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
 endif
@@ -67,6 +79,12 @@ $(error BASE='$(BASE)' is not one base configuration: use one of $(BASES))
 endif
 ifeq ($(filter $(BASE),$(BASES)),)
 $(error BASE='$(BASE)' is not a base configuration: use one of $(BASES))
+endif
+ifneq ($(words $(SLOTS)),1)
+$(error SLOTS='$(SLOTS)' is not one value: use y (the typed slots) or n (none, as an RT kernel))
+endif
+ifeq ($(filter $(SLOTS),$(SLOTS_VALUES)),)
+$(error SLOTS='$(SLOTS)': use y (the typed slots, the default) or n (none: the typed forms map through kmap_local, as on an RT kernel))
 endif
 ifeq ($(BASE)-$(filter $(HIGHMEM),64G),debian-)
 $(error BASE=debian is Debian's 686-pae kernel, PAE only: leave HIGHMEM at 64G)
@@ -78,7 +96,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules distro-test \
 	mutation-check patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -164,6 +182,21 @@ bench:
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT) $(PREFIX_$(BASE))
 
+# make distro-test  Debian's configuration (BASE=debian): the release, debug
+#                  and SLOTS=n kernels, each booted (PAE, 6G, 4 CPUs) with
+#                  every test that applies and STRESS_NG seconds of Debian's
+#                  stress-ng; a table (build/distro/results.md), then
+#                  "N passed, N failed"
+distro-test: initramfs $(STRESS_NG_CPIO)
+	@+$(MAKE) --no-print-directory kernel BASE=debian FLAVOR=release
+	@+$(MAKE) --no-print-directory kernel BASE=debian FLAVOR=debug
+	@+$(MAKE) --no-print-directory kernel BASE=debian FLAVOR=release SLOTS=n
+	@scripts/distro-test.sh $(B) $(TIMEOUT) $(STRESS) $(STRESS_NG) $(STRESS_NG_CPIO)
+
+# Debian's i386 stress-ng and the libraries it loads, with its check.
+$(STRESS_NG_CPIO): scripts/stress-ng-rootfs.sh $(wildcard $(HARNESS)/distro-checks/*) | deps
+	@scripts/stress-ng-rootfs.sh $(B) $(HARNESS)/distro-checks $@
+
 # make mutation-check  break each safety property of the release fast path in
 #                  turn (scripts/mutation-check.sh lists them), rebuild release,
 #                  boot its KUnit suites: the guarding case must fail; the
@@ -208,7 +241,9 @@ modules: kernel
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
 	rm -rf $(addprefix $(B)/,$(foreach f,$(FLAVORS),$(foreach h,$(HIGHMEMS),$(f)$(VARIANT_$(h)))) \
-		$(addprefix debian-,$(FLAVORS)) debian-config logs run bench bench-debian matrix mutation build-checks initramfs.cpio.gz patches export bisect kunit)
+		$(foreach f,$(FLAVORS),$(f)-noslots debian-$(f) debian-$(f)-noslots) debian-config \
+		logs run bench bench-debian matrix distro stress-ng stress-ng.cpio.gz mutation build-checks initramfs.cpio.gz \
+		patches export bisect kunit)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 
 # make distclean   remove all of build/

@@ -14,11 +14,13 @@
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
 #        [--kunit-modules 'K.ko ..'] [--extra 'B.ko ..'] [--append 'kernel args']
-#        [--icount] [--stress SECONDS] BUILD
+#        [--icount] [--stress SECONDS] [--initrd-add A.cpio.gz] [--env 'K=V ..'] BUILD
+# --initrd-add: one more archive after the per-boot one (make distro-test's
+# stress-ng); --env: more lines for /harness/env.
 set -euo pipefail
 
 flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= kunit_modules= extra= append=
-icount=0 stress=20
+icount=0 stress=20 initrd_add= env_add=
 while (($# > 1)); do
 	case $1 in
 	--flavor) flavor=$2 ;;
@@ -32,6 +34,8 @@ while (($# > 1)); do
 	--extra) extra=$2 ;;
 	--append) append=$2 ;;
 	--stress) stress=$2 ;;
+	--initrd-add) initrd_add=$2 ;;
+	--env) env_add=$2 ;;
 	--icount) icount=1; shift; continue ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -71,6 +75,10 @@ FLAVOR=${flavor#debian-}
 KERNEL=$flavor
 STRESS_SECONDS=$stress
 EOF
+for kv in $env_add; do
+	[[ $kv =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.:/-]*$ ]] || die "--env: '$kv' is not NAME=value"
+	echo "$kv" >>"$stage/harness/env"
+done
 [[ $mode == run ]] && cp "$run/cmd.sh" "$stage/harness/run.sh"
 i=0
 for m in $modules; do
@@ -87,7 +95,8 @@ for m in $extra; do
 	cp "$m" "$stage/harness/extra/"
 done
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -n >"$run/boot.cpio.gz"
-cat "$build/initramfs.cpio.gz" "$run/boot.cpio.gz" >"$run/initrd.gz"
+[[ -z $initrd_add || -f $initrd_add ]] || die "--initrd-add: no archive at $initrd_add"
+cat "$build/initramfs.cpio.gz" "$run/boot.cpio.gz" ${initrd_add:+"$initrd_add"} >"$run/initrd.gz"
 
 # Suites run at boot only where asked for: all of them in test mode.
 if [[ -z $kunit && $mode != test ]]; then

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of what a caller of kmap_atomic(page, type) relies on in
+ * every kernel: with the typed slots (CONFIG_KMAP_ATOMIC_SLOTS) and
+ * without them, where the typed forms map through kmap_local as on
+ * PREEMPT_RT, with or without highmem.
+ *
+ * What a mapping saw is recorded while it is held and asserted after the
+ * unmap: a failing expectation allocates, which it must not do with
+ * preemption or page faults off.
+ */
+#include <kunit/test.h>
+#include <linux/highmem.h>
+#include <linux/interrupt.h>
+#include <linux/irq_work.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kmap_atomic_kunit_pages.h"
+
+#define WORDS (PAGE_SIZE / sizeof(u32))
+
+static void fill(u32 *p, u32 seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < WORDS; i++)
+		p[i] = seed ^ (i * 2654435761u);
+}
+
+static bool holds(const u32 *p, u32 seed)
+{
+	unsigned int i;
+
+	for (i = 0; i < WORDS; i++)
+		if (p[i] != (seed ^ (i * 2654435761u)))
+			return false;
+	return true;
+}
+
+/* Fill @page through kmap_local, which every kernel has. */
+static void fill_page(struct page *page, u32 seed)
+{
+	u32 *p = kmap_local_page(page);
+
+	fill(p, seed);
+	kunmap_local(p);
+}
+
+static bool page_holds(struct page *page, u32 seed)
+{
+	u32 *p = kmap_local_page(page);
+	bool ok = holds(p, seed);
+
+	kunmap_local(p);
+	return ok;
+}
+
+/* Preemption and page faults, as the map should leave them. */
+struct atomic_state {
+	int preempt;
+	int pagefault;
+};
+
+static struct atomic_state atomic_state_now(void)
+{
+	return (struct atomic_state){ preempt_count(), pagefault_disabled() };
+}
+
+/* Each map disables preemption and page faults once, in every kernel. */
+static void expect_raised_by(struct kunit *test, struct atomic_state inside,
+			     struct atomic_state before, int maps)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		KUNIT_EXPECT_EQ_MSG(test, inside.preempt, before.preempt + maps,
+				    "preemption is not disabled once per map");
+	KUNIT_EXPECT_EQ_MSG(test, inside.pagefault, before.pagefault + maps,
+			    "page faults are not disabled once per map");
+}
+
+static void expect_restored(struct kunit *test, struct atomic_state before)
+{
+	struct atomic_state now = atomic_state_now();
+
+	KUNIT_EXPECT_EQ_MSG(test, now.preempt, before.preempt,
+			    "the unmap did not give back the preemption count");
+	KUNIT_EXPECT_EQ_MSG(test, now.pagefault, before.pagefault,
+			    "the unmap did not enable page faults again");
+}
+
+/* After the unmap, a highmem address maps nothing: its pte was cleared. */
+static void expect_unmapped(struct kunit *test, struct page *page, void *addr)
+{
+	u32 word;
+
+	if (!PageHighMem(page))
+		return;
+	KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page(addr), NULL,
+				"%px still maps a page after its unmap", addr);
+	KUNIT_EXPECT_EQ_MSG(test, copy_from_kernel_nofault(&word, addr, sizeof(word)),
+			    -EFAULT, "%px can still be read after its unmap", addr);
+}
+
+static const void *kind_params(const void *prev, char *desc)
+{
+	static const enum page_kind kinds[] = {
+		LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G
+	};
+	const enum page_kind *k = prev ? (const enum page_kind *)prev + 1 : kinds;
+
+	if (k == kinds + ARRAY_SIZE(kinds))
+		return NULL;
+	strscpy(desc, page_kind_names[*k], KUNIT_PARAM_DESC_SIZE);
+	return k;
+}
+
+/*
+ * KM_USER0 and KM_USER1 in turn: the data goes through the mapping,
+ * kmap_atomic_to_page() finds the page from anywhere inside it, an
+ * address inside the page unmaps it (2.6's callers passed base + offset),
+ * and afterwards the counts are back and a highmem address faults.
+ */
+static void map_write_unmap(struct kunit *test)
+{
+	enum page_kind kind = *(const enum page_kind *)test->param_value;
+	static const enum km_type types[] = { KM_USER0, KM_USER1 };
+	struct atomic_state before, inside;
+	struct page *page, *first, *last;
+	unsigned int i;
+	u32 *addr;
+
+	need_kind(test, kind);
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		page = test_page(kind, i);
+		before = atomic_state_now();
+		addr = kmap_atomic(page, types[i]);
+		inside = atomic_state_now();
+		fill(addr, 0x5eed0000 + i);
+		first = kmap_atomic_to_page(addr);
+		last = kmap_atomic_to_page(addr + WORDS - 1);
+		kunmap_atomic(addr + 17, types[i]);
+
+		expect_raised_by(test, inside, before, 1);
+		expect_restored(test, before);
+		KUNIT_EXPECT_PTR_EQ(test, first, page);
+		KUNIT_EXPECT_PTR_EQ(test, last, page);
+		KUNIT_EXPECT_TRUE_MSG(test, page_holds(page, 0x5eed0000 + i),
+				      "what was written through the map is not in the page");
+		expect_unmapped(test, page, addr);
+	}
+}
+
+/*
+ * The porting guide's copy: the source in KM_USER0, the destination in
+ * KM_USER1, both held at once, unmapped last-mapped first (the order
+ * that holds without the slots too; see Documentation/mm/kmap-atomic.rst).
+ */
+static void copy_between_two_slots(struct kunit *test)
+{
+	struct page *src_page = test_page(HIGHMEM_ABOVE_4G, 2);
+	struct page *dst_page = test_page(HIGHMEM_BELOW_4G, 3);
+	struct page *src_seen, *dst_seen;
+	struct atomic_state before, inside;
+	void *src, *dst;
+
+	need_kind(test, HIGHMEM_ABOVE_4G);
+	need_kind(test, HIGHMEM_BELOW_4G);
+	fill_page(src_page, 0xc0b1);
+	fill_page(dst_page, 0);
+	before = atomic_state_now();
+	src = kmap_atomic(src_page, KM_USER0);
+	dst = kmap_atomic(dst_page, KM_USER1);
+	inside = atomic_state_now();
+	memcpy(dst, src, PAGE_SIZE);
+	src_seen = kmap_atomic_to_page(src);
+	dst_seen = kmap_atomic_to_page(dst);
+	kunmap_atomic(dst, KM_USER1);
+	kunmap_atomic(src, KM_USER0);
+
+	expect_raised_by(test, inside, before, 2);
+	expect_restored(test, before);
+	KUNIT_EXPECT_PTR_NE(test, src, dst);
+	KUNIT_EXPECT_PTR_EQ(test, src_seen, src_page);
+	KUNIT_EXPECT_PTR_EQ(test, dst_seen, dst_page);
+	KUNIT_EXPECT_TRUE(test, page_holds(dst_page, 0xc0b1));
+	expect_unmapped(test, src_page, src);
+	expect_unmapped(test, dst_page, dst);
+}
+
+/* kmap_atomic_pfn(pfn, type) maps the frame. */
+static void map_by_pfn(struct kunit *test)
+{
+	struct page *page = test_page(HIGHMEM_ABOVE_4G, 4);
+	struct atomic_state before, inside;
+	struct page *seen;
+	bool ok;
+	u32 *addr;
+
+	need_kind(test, HIGHMEM_ABOVE_4G);
+	fill_page(page, 0xf00d);
+	before = atomic_state_now();
+	addr = kmap_atomic_pfn(page_to_pfn(page), KM_USER0);
+	inside = atomic_state_now();
+	ok = holds(addr, 0xf00d);
+	seen = kmap_atomic_to_page(addr);
+	kunmap_atomic(addr, KM_USER0);
+
+	expect_raised_by(test, inside, before, 1);
+	expect_restored(test, before);
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "the frame's data is not at the address");
+	KUNIT_EXPECT_PTR_EQ(test, seen, page);
+	expect_unmapped(test, page, addr);
+}
+
+/*
+ * 2.6's lowmem rule, which shmem relied on: ZERO_PAGE(0) mapped in KM_USER1
+ * is unmapped by a pointer into slab memory, with no report.
+ */
+static void lowmem_unmap_by_another_pointer(struct kunit *test)
+{
+	unsigned long reports = kmap_atomic_reports();
+	struct atomic_state before;
+	void *zero, *slab;
+
+	slab = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	before = atomic_state_now();
+	zero = kmap_atomic(ZERO_PAGE(0), KM_USER1);
+	kunmap_atomic(slab, KM_USER1);
+
+	expect_restored(test, before);
+	KUNIT_EXPECT_PTR_EQ(test, zero, page_address(ZERO_PAGE(0)));
+	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports(), reports,
+			    "a lowmem unmap by another lowmem pointer was reported");
+}
+
+/* KM_IRQ0 in a hard interrupt, KM_SOFTIRQ0 with bottom halves off. */
+struct irq_read {
+	struct irq_work work;
+	struct page *page;
+	struct page *seen;
+	bool ok;
+	bool in_hardirq;
+};
+
+static void irq_read_fn(struct irq_work *work)
+{
+	struct irq_read *r = container_of(work, struct irq_read, work);
+	unsigned long flags;
+	u32 *addr;
+
+	local_irq_save(flags);
+	addr = kmap_atomic(r->page, KM_IRQ0);
+	r->ok = holds(addr, 0x1bad);
+	r->seen = kmap_atomic_to_page(addr);
+	r->in_hardirq = in_hardirq();
+	kunmap_atomic(addr, KM_IRQ0);
+	local_irq_restore(flags);
+}
+
+static void interrupt_and_softirq_slots(struct kunit *test)
+{
+	struct irq_read r = { .page = test_page(HIGHMEM_BELOW_4G, 5) };
+	struct page *softirq_seen;
+	bool softirq_ok;
+	u32 *addr;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	fill_page(r.page, 0x1bad);
+	init_irq_work(&r.work, irq_read_fn);
+	irq_work_queue(&r.work);
+	irq_work_sync(&r.work);
+	KUNIT_EXPECT_TRUE_MSG(test, r.in_hardirq, "irq_work did not run in a hard interrupt");
+	KUNIT_EXPECT_TRUE(test, r.ok);
+	KUNIT_EXPECT_PTR_EQ(test, r.seen, r.page);
+
+	local_bh_disable();
+	addr = kmap_atomic(r.page, KM_SOFTIRQ0);
+	softirq_ok = holds(addr, 0x1bad);
+	softirq_seen = kmap_atomic_to_page(addr);
+	kunmap_atomic(addr, KM_SOFTIRQ0);
+	local_bh_enable();
+	KUNIT_EXPECT_TRUE(test, softirq_ok);
+	KUNIT_EXPECT_PTR_EQ(test, softirq_seen, r.page);
+	expect_unmapped(test, r.page, addr);
+}
+
+static struct kunit_case kmap_atomic_api_cases[] = {
+	KUNIT_CASE_PARAM(map_write_unmap, kind_params),
+	KUNIT_CASE(copy_between_two_slots),
+	KUNIT_CASE(map_by_pfn),
+	KUNIT_CASE(lowmem_unmap_by_another_pointer),
+	KUNIT_CASE(interrupt_and_softirq_slots),
+	{}
+};
+
+static struct kunit_suite kmap_atomic_api_suite = {
+	.name = "kmap_atomic_api",
+	.suite_init = test_chunks_get,
+	.suite_exit = test_chunks_put,
+	.test_cases = kmap_atomic_api_cases,
+};
+kunit_test_suite(kmap_atomic_api_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the typed atomic kmap API, with the typed slots or without them");
+MODULE_LICENSE("GPL");
