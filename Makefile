@@ -10,6 +10,7 @@ FLAVOR ?= debug
 BASE ?= tiny
 HIGHMEM ?= 64G
 SLOTS ?= y
+CPUS ?= 8
 SMP ?= 4
 MEM ?= 6G
 TIMEOUT ?= 900
@@ -45,12 +46,17 @@ FRAGMENT_off := configs/nohighmem.config
 SLOTS_VALUES := y n
 SLOTS_VARIANT_n := -noslots
 SLOTS_FRAGMENT_n := configs/noslots.config
+# NR_CPUS of our own base: 8, or 64 (X86_BIGSMP), which make matrix builds
+# to see the fixmap range grow. Debian's base has its own (32).
+CPUS_VALUES := 8 64
+CPUS_VARIANT_64 := -bigsmp
+CPUS_FRAGMENT_64 := configs/bigsmp.config
 # build/debug, build/debug-highmem4g, build/release-nohighmem,
-# build/debian-release, build/debian-release-noslots, ...
-KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(SLOTS_VARIANT_$(SLOTS))
+# build/debian-release, build/debian-release-noslots, build/release-bigsmp, ...
+KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(SLOTS_VARIANT_$(SLOTS))$(CPUS_VARIANT_$(CPUS))
 OUT = $(B)/$(KDIR)
 FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM)) \
-	$(SLOTS_FRAGMENT_$(SLOTS))
+	$(SLOTS_FRAGMENT_$(SLOTS)) $(CPUS_FRAGMENT_$(CPUS))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
 STRESS_NG_CPIO := $(B)/stress-ng.cpio.gz
@@ -86,6 +92,18 @@ endif
 ifeq ($(filter $(SLOTS),$(SLOTS_VALUES)),)
 $(error SLOTS='$(SLOTS)': use y (the typed slots, the default) or n (none: the typed forms map through kmap_local, as on an RT kernel))
 endif
+ifneq ($(words $(CPUS)),1)
+$(error CPUS='$(CPUS)' is not one value: use 8 (the default) or 64 (X86_BIGSMP))
+endif
+ifeq ($(filter $(CPUS),$(CPUS_VALUES)),)
+$(error CPUS='$(CPUS)': our base builds NR_CPUS=8 (the default) or 64 (X86_BIGSMP); SMP= is how many a boot uses)
+endif
+ifeq ($(BASE)-$(CPUS),debian-64)
+$(error BASE=debian has Debian's NR_CPUS (32): leave CPUS at 8)
+endif
+ifeq ($(filter deb,$(MAKECMDGOALS))-$(BASE),deb-tiny)
+$(error make deb packages Debian's configuration: make deb BASE=debian FLAVOR=release)
+endif
 ifeq ($(BASE)-$(filter $(HIGHMEM),64G),debian-)
 $(error BASE=debian is Debian's 686-pae kernel, PAE only: leave HIGHMEM at 64G)
 endif
@@ -96,7 +114,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules distro-test \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules distro-test deb \
 	mutation-check patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -172,6 +190,9 @@ test: kernel initramfs
 #                  seconds of the stress test; a table, then "N passed, N failed"
 matrix: initramfs
 	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
+	@+$(MAKE) --no-print-directory kernel FLAVOR=debug SLOTS=n
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release CPUS=64
+	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debian-release
 	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
 
 # make bench: release and debug boots under instruction counting;
@@ -196,6 +217,12 @@ distro-test: initramfs $(STRESS_NG_CPIO)
 # Debian's i386 stress-ng and the libraries it loads, with its check.
 $(STRESS_NG_CPIO): scripts/stress-ng-rootfs.sh $(wildcard $(HARNESS)/distro-checks/*) | deps
 	@scripts/stress-ng-rootfs.sh $(B) $(HARNESS)/distro-checks $@
+
+# make deb        BASE=debian: bindeb-pkg of FLAVOR's kernel (release for
+#                  what users ship), packages in build/deb/ for dpkg -i
+deb: kernel
+	@scripts/deps.sh $(B) $(TARBALL) dpkg-buildpackage=dpkg-dev fakeroot=fakeroot rsync=rsync
+	@scripts/deb.sh "$(TREE)" $(OUT) $(B) $(JOBS)
 
 # make mutation-check  break each safety property of the release fast path in
 #                  turn (scripts/mutation-check.sh lists them), rebuild release,
@@ -241,8 +268,8 @@ modules: kernel
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
 	rm -rf $(addprefix $(B)/,$(foreach f,$(FLAVORS),$(foreach h,$(HIGHMEMS),$(f)$(VARIANT_$(h)))) \
-		$(foreach f,$(FLAVORS),$(f)-noslots debian-$(f) debian-$(f)-noslots) debian-config \
-		logs run bench bench-debian matrix distro stress-ng stress-ng.cpio.gz mutation build-checks initramfs.cpio.gz \
+		$(foreach f,$(FLAVORS),$(f)-noslots $(f)-bigsmp debian-$(f) debian-$(f)-noslots) debian-config \
+		logs run bench bench-debian matrix distro deb stress-ng stress-ng.cpio.gz mutation build-checks initramfs.cpio.gz \
 		patches export bisect kunit)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 

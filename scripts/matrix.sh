@@ -21,6 +21,7 @@ runs=(
 	"debug-highmem4g  HIGHMEM4G       512M 1"
 	"debug-nohighmem  NOHIGHMEM       3G   2"
 	"debug-nohighmem  NOHIGHMEM       512M 1"
+	"debug-noslots    PAE,SLOTS=n     6G   4"
 )
 
 table=$out/results.md
