@@ -170,20 +170,26 @@ run: kernel initramfs run-prep
 
 # make test        build the debug and release flavors, boot each, run KUnit
 #                  and the userspace checks, print failures and "N passed, N failed"
-# Two boots, PAE both (6G puts highmem above 4 GiB): debug with SMP and MEM
-# as given, then release, the kernel users ship, on 2 CPUs, with its KUnit
-# suites and stress test as modules. make matrix runs the other memory
-# models (HIGHMEM4G, NOHIGHMEM) with every MEM and SMP that makes sense.
+# Three boots, PAE all (6G puts highmem above 4 GiB): debug with SMP and
+# MEM as given, then release, the kernel users ship, on 2 CPUs, with its
+# KUnit suites and stress test as modules, then release without the slots
+# (SLOTS=n, the path an RT kernel takes) on 2 CPUs. make matrix runs the
+# other memory models (HIGHMEM4G, NOHIGHMEM) with every MEM and SMP that
+# makes sense; make distro-test, Debian's configuration.
 test: FLAVOR := debug
 test: HIGHMEM := 64G
+test: SLOTS := y
 test: kernel initramfs
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE) SLOTS=n
 	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks $(B)/logs/build-checks.ktap
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release-noslots 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
-		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log $(B)/logs/build-checks.ktap
+		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log \
+		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS

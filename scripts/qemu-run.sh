@@ -10,6 +10,8 @@
 # page tables above 4 GiB, which qemu-system-i386 gets wrong (userspace
 # never starts at 6G: "Corrupted page table", "Bad pagetable"), so that one
 # boots under qemu-system-x86_64, which runs the same i386 kernel.
+# QEMU_SYSTEM=qemu-system-x86_64 in the environment boots any kernel there
+# (to compare the two; the README says why ours stay on qemu-system-i386).
 # Exits with the guest's status, 124 on a timeout.
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
@@ -114,6 +116,11 @@ ln -sfn "$(basename "$log")" "$build/logs/$mode-latest.log"
 ln -sfn "$(basename "$log")" "$build/logs/$mode-$flavor-latest.log"
 qemu_bin=qemu-system-i386
 grep -qx 'CONFIG_HIGHPTE=y' "$config" && qemu_bin=qemu-system-x86_64
+case ${QEMU_SYSTEM:-} in
+'') ;;
+qemu-system-i386 | qemu-system-x86_64) qemu_bin=$QEMU_SYSTEM ;;
+*) die "QEMU_SYSTEM=$QEMU_SYSTEM: use qemu-system-i386 or qemu-system-x86_64" ;;
+esac
 qemu=("$qemu_bin" -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
