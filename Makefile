@@ -101,6 +101,9 @@ endif
 ifeq ($(BASE)-$(CPUS),debian-64)
 $(error BASE=debian has Debian's NR_CPUS (32): leave CPUS at 8)
 endif
+ifeq ($(HIGHMEM)-$(SLOTS),off-n)
+$(error SLOTS=n with HIGHMEM=off: a kernel without highmem has no slots anyway; leave SLOTS at y)
+endif
 ifeq ($(filter deb,$(MAKECMDGOALS))-$(BASE),deb-tiny)
 $(error make deb packages Debian's configuration: make deb BASE=debian FLAVOR=release)
 endif
@@ -198,7 +201,8 @@ matrix: initramfs
 	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug SLOTS=n
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release CPUS=64
-	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debian-release
+	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debian-release || \
+		echo "matrix: the fixmap sizes could not be read (above); the boots go on"
 	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
 
 # make bench: release and debug boots under instruction counting;
@@ -273,8 +277,7 @@ modules: kernel
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)
 clean:
-	rm -rf $(addprefix $(B)/,$(foreach f,$(FLAVORS),$(foreach h,$(HIGHMEMS),$(f)$(VARIANT_$(h)))) \
-		$(foreach f,$(FLAVORS),$(f)-noslots $(f)-bigsmp debian-$(f) debian-$(f)-noslots) debian-config \
+	rm -rf $(wildcard $(addprefix $(B)/,$(FLAVORS:=*) debian-*)) $(addprefix $(B)/, \
 		logs run bench bench-debian matrix distro deb stress-ng stress-ng.cpio.gz mutation build-checks initramfs.cpio.gz \
 		patches export bisect kunit)
 	-git -C "$(TREE)" worktree prune 2>/dev/null

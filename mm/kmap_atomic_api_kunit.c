@@ -2,12 +2,14 @@
 /*
  * KUnit tests of what a caller of kmap_atomic(page, type) relies on in
  * every kernel: with the typed slots (CONFIG_KMAP_ATOMIC_SLOTS) and
- * without them, where the typed forms map through kmap_local as on
- * PREEMPT_RT, with or without highmem.
+ * without them, where the typed forms map through kmap_local (the path a
+ * PREEMPT_RT kernel takes), with or without highmem.
  *
  * What a mapping saw is recorded while it is held and asserted after the
  * unmap: a failing expectation allocates, which it must not do with
- * preemption or page faults off.
+ * preemption or page faults off. Each case runs with migration off, so
+ * that the check that an unmapped address faults looks at the CPU (typed
+ * slot) or the task (kmap_local) that mapped it, not at another CPU's.
  */
 #include <kunit/test.h>
 #include <linux/highmem.h>
@@ -19,13 +21,14 @@
 #include "kmap_atomic_kunit_pages.h"
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
+#define GOLDEN_RATIO_32 2654435761u	/* spreads the words' values */
 
 static void fill(u32 *p, u32 seed)
 {
 	unsigned int i;
 
 	for (i = 0; i < WORDS; i++)
-		p[i] = seed ^ (i * 2654435761u);
+		p[i] = seed ^ (i * GOLDEN_RATIO_32);
 }
 
 static bool holds(const u32 *p, u32 seed)
@@ -33,9 +36,29 @@ static bool holds(const u32 *p, u32 seed)
 	unsigned int i;
 
 	for (i = 0; i < WORDS; i++)
-		if (p[i] != (seed ^ (i * 2654435761u)))
+		if (p[i] != (seed ^ (i * GOLDEN_RATIO_32)))
 			return false;
 	return true;
+}
+
+/*
+ * The highest kind of page this machine has, so that a case runs
+ * everywhere: above 4 GiB with PAE, else highmem, else lowmem.
+ */
+static struct page *best_page(unsigned int n)
+{
+	enum page_kind kind = HIGHMEM_ABOVE_4G;
+
+	while (kind > LOWMEM && !chunks[kind])
+		kind--;
+	return chunks[kind] ? test_page(kind, n) : NULL;
+}
+
+static struct page *second_best_page(unsigned int n)
+{
+	if (chunks[HIGHMEM_BELOW_4G])
+		return test_page(HIGHMEM_BELOW_4G, n);
+	return best_page(n);
 }
 
 /* Fill @page through kmap_local, which every kernel has. */
@@ -56,7 +79,10 @@ static bool page_holds(struct page *page, u32 seed)
 	return ok;
 }
 
-/* Preemption and page faults, as the map should leave them. */
+/*
+ * Preemption and page faults, as the map should leave them: the counts,
+ * not pagefault_disabled(), which is only true or false.
+ */
 struct atomic_state {
 	int preempt;
 	int pagefault;
@@ -64,14 +90,17 @@ struct atomic_state {
 
 static struct atomic_state atomic_state_now(void)
 {
-	return (struct atomic_state){ preempt_count(), pagefault_disabled() };
+	return (struct atomic_state){ preempt_count(), current->pagefault_disabled };
 }
 
-/* Each map disables preemption and page faults once, in every kernel. */
+/*
+ * Each map disables preemption (migration on PREEMPT_RT) and page faults
+ * once, in every kernel.
+ */
 static void expect_raised_by(struct kunit *test, struct atomic_state inside,
 			     struct atomic_state before, int maps)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT))
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !IS_ENABLED(CONFIG_PREEMPT_RT))
 		KUNIT_EXPECT_EQ_MSG(test, inside.preempt, before.preempt + maps,
 				    "preemption is not disabled once per map");
 	KUNIT_EXPECT_EQ_MSG(test, inside.pagefault, before.pagefault + maps,
@@ -96,9 +125,9 @@ static void expect_unmapped(struct kunit *test, struct page *page, void *addr)
 	if (!PageHighMem(page))
 		return;
 	KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page(addr), NULL,
-				"%px still maps a page after its unmap", addr);
+				"%p still maps a page after its unmap", addr);
 	KUNIT_EXPECT_EQ_MSG(test, copy_from_kernel_nofault(&word, addr, sizeof(word)),
-			    -EFAULT, "%px can still be read after its unmap", addr);
+			    -EFAULT, "%p can still be read after its unmap", addr);
 }
 
 static const void *kind_params(const void *prev, char *desc)
@@ -130,6 +159,7 @@ static void map_write_unmap(struct kunit *test)
 	u32 *addr;
 
 	need_kind(test, kind);
+	migrate_disable();
 	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		page = test_page(kind, i);
 		before = atomic_state_now();
@@ -148,6 +178,7 @@ static void map_write_unmap(struct kunit *test)
 				      "what was written through the map is not in the page");
 		expect_unmapped(test, page, addr);
 	}
+	migrate_enable();
 }
 
 /*
@@ -157,14 +188,14 @@ static void map_write_unmap(struct kunit *test)
  */
 static void copy_between_two_slots(struct kunit *test)
 {
-	struct page *src_page = test_page(HIGHMEM_ABOVE_4G, 2);
-	struct page *dst_page = test_page(HIGHMEM_BELOW_4G, 3);
+	struct page *src_page = best_page(2);
+	struct page *dst_page = second_best_page(3);
 	struct page *src_seen, *dst_seen;
 	struct atomic_state before, inside;
 	void *src, *dst;
 
-	need_kind(test, HIGHMEM_ABOVE_4G);
-	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, src_page);
+	migrate_disable();
 	fill_page(src_page, 0xc0b1);
 	fill_page(dst_page, 0);
 	before = atomic_state_now();
@@ -185,18 +216,20 @@ static void copy_between_two_slots(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, page_holds(dst_page, 0xc0b1));
 	expect_unmapped(test, src_page, src);
 	expect_unmapped(test, dst_page, dst);
+	migrate_enable();
 }
 
 /* kmap_atomic_pfn(pfn, type) maps the frame. */
 static void map_by_pfn(struct kunit *test)
 {
-	struct page *page = test_page(HIGHMEM_ABOVE_4G, 4);
+	struct page *page = best_page(4);
 	struct atomic_state before, inside;
 	struct page *seen;
 	bool ok;
 	u32 *addr;
 
-	need_kind(test, HIGHMEM_ABOVE_4G);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	migrate_disable();
 	fill_page(page, 0xf00d);
 	before = atomic_state_now();
 	addr = kmap_atomic_pfn(page_to_pfn(page), KM_USER0);
@@ -210,11 +243,15 @@ static void map_by_pfn(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, ok, "the frame's data is not at the address");
 	KUNIT_EXPECT_PTR_EQ(test, seen, page);
 	expect_unmapped(test, page, addr);
+	migrate_enable();
 }
 
 /*
  * 2.6's lowmem rule, which shmem relied on: ZERO_PAGE(0) mapped in KM_USER1
- * is unmapped by a pointer into slab memory, with no report.
+ * is unmapped by a pointer into slab memory, with no report (without the
+ * slots nothing is counted, and kmap_local's own WARN would show instead).
+ * Without the slots, CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP (which x86's
+ * DEBUG_HIGHMEM selects) maps lowmem pages too, and the rule cannot hold.
  */
 static void lowmem_unmap_by_another_pointer(struct kunit *test)
 {
@@ -222,6 +259,9 @@ static void lowmem_unmap_by_another_pointer(struct kunit *test)
 	struct atomic_state before;
 	void *zero, *slab;
 
+	if (!IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) &&
+	    IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP))
+		kunit_skip(test, "kmap_local maps lowmem here (DEBUG_KMAP_LOCAL_FORCE_MAP): no lowmem rule");
 	slab = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, slab);
 	before = atomic_state_now();
@@ -260,14 +300,17 @@ static void irq_read_fn(struct irq_work *work)
 
 static void interrupt_and_softirq_slots(struct kunit *test)
 {
-	struct irq_read r = { .page = test_page(HIGHMEM_BELOW_4G, 5) };
+	struct irq_read r = {
+		.work = IRQ_WORK_INIT_HARD(irq_read_fn),
+		.page = second_best_page(5),
+	};
 	struct page *softirq_seen;
 	bool softirq_ok;
 	u32 *addr;
 
-	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r.page);
+	migrate_disable();
 	fill_page(r.page, 0x1bad);
-	init_irq_work(&r.work, irq_read_fn);
 	irq_work_queue(&r.work);
 	irq_work_sync(&r.work);
 	KUNIT_EXPECT_TRUE_MSG(test, r.in_hardirq, "irq_work did not run in a hard interrupt");
@@ -283,6 +326,7 @@ static void interrupt_and_softirq_slots(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, softirq_ok);
 	KUNIT_EXPECT_PTR_EQ(test, softirq_seen, r.page);
 	expect_unmapped(test, r.page, addr);
+	migrate_enable();
 }
 
 static struct kunit_case kmap_atomic_api_cases[] = {

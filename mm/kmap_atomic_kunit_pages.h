@@ -42,21 +42,27 @@ static enum page_kind kind_of(struct page *page)
 /*
  * Highmem comes from the buddy allocator in no particular physical order:
  * allocate until a chunk of each kind turns up, then give the rest back.
+ * A lowmem chunk means highmem has run out (or there is none): stop there.
  */
 static int test_chunks_get(struct kunit_suite *suite)
 {
+	bool above_4g = IS_ENABLED(CONFIG_PHYS_ADDR_T_64BIT);
 	struct page *page, *next;
 	unsigned int tries;
 	LIST_HEAD(spare);
 
 	chunks[LOWMEM] = alloc_pages(GFP_KERNEL, CHUNK_ORDER);
-	for (tries = 0; tries < 65536; tries++) {
-		if (chunks[HIGHMEM_BELOW_4G] && chunks[HIGHMEM_ABOVE_4G])
+	for (tries = 0; IS_ENABLED(CONFIG_HIGHMEM) && tries < 65536; tries++) {
+		if (chunks[HIGHMEM_BELOW_4G] && (chunks[HIGHMEM_ABOVE_4G] || !above_4g))
 			break;
 		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN, CHUNK_ORDER);
 		if (!page)
 			break;
-		if (PageHighMem(page) && !chunks[kind_of(page)])
+		if (!PageHighMem(page)) {
+			__free_pages(page, CHUNK_ORDER);
+			break;
+		}
+		if (!chunks[kind_of(page)])
 			chunks[kind_of(page)] = page;
 		else
 			list_add(&page->lru, &spare);

@@ -26,6 +26,7 @@ for d in "$dest"/*.deb; do
 	printf '  %-60s %6s KiB  %s\n' "${d#"$build"/}" "$(($(stat -c %s "$d") / 1024))" \
 		"$(dpkg-deb -f "$d" Package Version | tr '\n' ' ')"
 done
-img=$(ls "$dest"/linux-image-*.deb | grep -v -- -dbg_ | head -1)
+img=$(find "$dest" -name 'linux-image-*.deb' ! -name '*-dbg_*' | head -1)
+[[ -n $img ]] || { echo "deb: bindeb-pkg made no linux-image package; see $dest/bindeb-pkg.log" >&2; exit 1; }
 echo "  $(dpkg-deb -c "$img" | grep -c '\.ko$') modules in $(basename "$img"), signed at modules_install"
 echo "  install on a Debian 12 i386 machine: dpkg -i $(basename "$img"), then reboot into it"

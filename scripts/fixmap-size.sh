@@ -39,7 +39,7 @@ for out in "$@"; do
 		[[ -n $hex ]] && echo $((16#$hex))
 	}
 	cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$out/.config")
-	typed=$(size typed_slot_pages)
+	typed=$(size typed_slot_pages) || true
 	local_pages=$(size kmap_local_pages)
 	all=$(size fixmap_pages)
 	slots="none (SLOTS=n)"

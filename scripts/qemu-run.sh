@@ -79,6 +79,7 @@ STRESS_SECONDS=$stress
 EOF
 for kv in $env_add; do
 	[[ $kv =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.:/-]*$ ]] || die "--env: '$kv' is not NAME=value"
+	grep -q "^${kv%%=*}=" "$stage/harness/env" && die "--env: ${kv%%=*} is set by qemu-run.sh itself"
 	echo "$kv" >>"$stage/harness/env"
 done
 [[ $mode == run ]] && cp "$run/cmd.sh" "$stage/harness/run.sh"

@@ -18,7 +18,8 @@ mke2fs -q $dev >/dev/null 2>&1 || { echo "mke2fs $dev failed"; exit 1; }
 mount -t ext2 $dev $mnt || { echo "mount -t ext2 $dev failed"; exit 1; }
 echo "stress-ng $($sng --version 2>&1 | head -1 | sed 's/^stress-ng, version //')," \
 	"$seconds s, ext2 on $dev"
-cd $mnt || exit 1
+cd $mnt || { umount $mnt; exit 1; }
+ooms=$(dmesg | grep -c 'invoked oom-killer')
 $sng --vm 0 --vm-bytes 96M --page-in --fault 0 --mmap 0 --mmap-bytes 32M --mmap-file \
 	--fork 0 --pipe 0 --hdd 0 --hdd-bytes 24M --temp-path $mnt \
 	--verify --timeout "${seconds}s" --metrics-brief >/tmp/stress-ng.log 2>&1 &
@@ -56,7 +57,8 @@ grep -qiE ': fail:|error' /tmp/stress-ng.log && why="stress-ng reported a failur
 grep -q 'successful run completed' /tmp/stress-ng.log ||
 	why="stress-ng did not say 'successful run completed'"
 [ $rc = 0 ] || why="stress-ng exited with status $rc"
-dmesg | grep -q 'invoked oom-killer' && why="the kernel called the OOM killer during stress-ng"
+[ "$(dmesg | grep -c 'invoked oom-killer')" = "$ooms" ] ||
+	why="the kernel called the OOM killer during stress-ng"
 if [ "${DISTRO_HIGHPTE:-n}" = y ] && ! [ "$above" -gt 0 ] 2>/dev/null; then
 	why="no page-table page above 4 GiB in use: is HIGHPTE on, and MEM over 4G?"
 fi
