@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Between mm/kmap_atomic.c, mm/kmap_atomic_debug.c and
- * mm/kmap_atomic_to_page.c: slots by index, and what a lowmem address is.
+ * mm/kmap_atomic_to_page.c: slots by index (with the slots only), and what
+ * a lowmem address is (kmap_atomic_to_page() needs it without them too).
  */
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
@@ -33,6 +34,7 @@ static inline void kmap_atomic_refuse(void)
 	preempt_enable_no_resched();
 }
 
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
 /* Where in the typed-slot range an address is; see kmap_atomic_slot_of(). */
 struct kmap_atomic_where {
 	unsigned int cpu;
@@ -91,5 +93,6 @@ unsigned int kmap_atomic_fallback_reclaim(void);
 /* The call site, the slot's name. */
 #define KMAP_COUNTS_GIVEN_BACK \
 	"%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone"
+#endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 #endif /* _MM_KMAP_ATOMIC_H */

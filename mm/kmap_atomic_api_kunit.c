@@ -21,14 +21,14 @@
 #include "kmap_atomic_kunit_pages.h"
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
-#define GOLDEN_RATIO_32 2654435761u	/* spreads the words' values */
+#define PATTERN_MULT 2654435761u	/* spreads the words' values */
 
 static void fill(u32 *p, u32 seed)
 {
 	unsigned int i;
 
 	for (i = 0; i < WORDS; i++)
-		p[i] = seed ^ (i * GOLDEN_RATIO_32);
+		p[i] = seed ^ (i * PATTERN_MULT);
 }
 
 static bool holds(const u32 *p, u32 seed)
@@ -36,7 +36,7 @@ static bool holds(const u32 *p, u32 seed)
 	unsigned int i;
 
 	for (i = 0; i < WORDS; i++)
-		if (p[i] != (seed ^ (i * GOLDEN_RATIO_32)))
+		if (p[i] != (seed ^ (i * PATTERN_MULT)))
 			return false;
 	return true;
 }
