@@ -12,6 +12,9 @@
 set -euo pipefail
 build=$1 mem=$2 timeout=$3 prefix=${4:-}
 out=$build/bench${prefix:+-${prefix%-}}
+# A console log without its carriage returns and printk's time stamps
+# (Debian's configuration has PRINTK_TIME).
+console() { tr -d '\r' <"$1" | sed -E 's/^\[[ 0-9.]+\] //'; }
 mkdir -p "$out"
 
 # The release boot also times brd's O_DIRECT I/O (bench-brd-icount.sh).
@@ -27,11 +30,11 @@ for flavor in release debug; do
 		--timeout "$timeout" --icount --modules "$ko" "$build" >/dev/null ||
 		{ echo "bench: the $flavor icount boot failed; log: $build/logs/$mode-latest.log" >&2; exit 1; }
 	log=$(readlink -f "$build/logs/$mode-latest.log")
-	tr -d '\r' <"$log" | sed -n 's/^kmap_atomic_bench: KMAP-BENCH\t//p' >"$out/$flavor.raw"
+	console "$log" | sed -n 's/^kmap_atomic_bench: KMAP-BENCH\t//p' >"$out/$flavor.raw"
 	[[ -s $out/$flavor.raw ]] || { echo "bench: the $flavor boot printed no results; log: $log" >&2; exit 1; }
 done
 # brd: instructions per 4 KiB block, the start-up of an empty dd taken off.
-tr -d '\r' <"$(readlink -f "$build/logs/run-latest.log")" | awk -v OFS='\t' '
+console "$(readlink -f "$build/logs/run-latest.log")" | awk -v OFS='\t' '
 	$1 == "KMAP-BRD" { print "brd_icount_" $2, 4096, 1, sprintf("%.0f", ($7 - $6 - ($5 - $4)) / $3), "-" }
 ' >"$out/brd-icount.raw"
 [[ $(wc -l <"$out/brd-icount.raw") == 4 ]] ||
@@ -44,7 +47,7 @@ scripts/qemu-run.sh --flavor "${prefix}release" --mode run --smp 4 --mem "$mem" 
 	--modules "$build/${prefix}release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
 	{ echo "bench: the plain-TCG boot failed; log: $build/logs/run-latest.log" >&2; exit 1; }
 log=$(readlink -f "$build/logs/run-latest.log")
-tr -d '\r' <"$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scaling\|brd\)_\)/\2/p' |
+console "$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scaling\|brd\)_\)/\2/p' |
 	sort -t $'\t' -k1,1 -k3,3n -k4,4n |
 	awk -F'\t' -v OFS='\t' '
 		function flush() { if (n) { m = v[int((n + 1) / 2)]; print key, m, "-" } n = 0 }
