@@ -101,8 +101,19 @@ endif
 ifeq ($(BASE)-$(CPUS),debian-64)
 $(error BASE=debian has Debian's NR_CPUS (32): leave CPUS at 8)
 endif
+# These build and boot kernels of their own choosing, by fixed names.
+ifneq ($(filter test bench distro-test matrix mutation-check,$(MAKECMDGOALS)),)
+ifneq ($(filter command line environment,$(origin SLOTS) $(origin CPUS)),)
+$(error SLOTS and CPUS pick the kernel for kernel, run, modules and deb; $(filter test bench distro-test matrix mutation-check,$(MAKECMDGOALS)) builds the kernels it boots itself: leave SLOTS and CPUS out)
+endif
+endif
 ifeq ($(HIGHMEM)-$(SLOTS),off-n)
 $(error SLOTS=n with HIGHMEM=off: a kernel without highmem has no slots anyway; leave SLOTS at y)
+endif
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+ifeq ($(origin FLAVOR),file)
+FLAVOR := release
+endif
 endif
 ifeq ($(filter deb,$(MAKECMDGOALS))-$(BASE),deb-tiny)
 $(error make deb packages Debian's configuration: make deb BASE=debian FLAVOR=release)
@@ -200,6 +211,7 @@ test: kernel initramfs
 matrix: initramfs
 	@for h in $(HIGHMEMS); do $(MAKE) --no-print-directory kernel FLAVOR=debug HIGHMEM=$$h || exit 1; done
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug SLOTS=n
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release CPUS=64
 	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debian-release || \
 		echo "matrix: the fixmap sizes could not be read (above); the boots go on"
@@ -228,8 +240,8 @@ distro-test: initramfs $(STRESS_NG_CPIO)
 $(STRESS_NG_CPIO): scripts/stress-ng-rootfs.sh $(wildcard $(HARNESS)/distro-checks/*) | deps
 	@scripts/stress-ng-rootfs.sh $(B) $(HARNESS)/distro-checks $@
 
-# make deb        BASE=debian: bindeb-pkg of FLAVOR's kernel (release for
-#                  what users ship), packages in build/deb/ for dpkg -i
+# make deb        BASE=debian: bindeb-pkg of FLAVOR's kernel (release, what
+#                  users ship, unless FLAVOR is given), packages in build/deb/
 deb: kernel
 	@scripts/deps.sh $(B) $(TARBALL) dpkg-buildpackage=dpkg-dev fakeroot=fakeroot rsync=rsync
 	@scripts/deb.sh "$(TREE)" $(OUT) $(B) $(JOBS)

@@ -97,11 +97,31 @@ static inline pte_t *kernel_pte(unsigned long vaddr)
 	return ptep && level == PG_LEVEL_4K ? ptep : NULL;
 }
 
+/*
+ * Does this machine have pages of @kind? Highmem starts below 4 GiB; it
+ * reaches above when the highmem zone ends there.
+ */
+static bool kind_exists(enum page_kind kind)
+{
+	struct page *high = chunks[HIGHMEM_BELOW_4G] ?: chunks[HIGHMEM_ABOVE_4G];
+
+	if (kind == LOWMEM)
+		return true;
+	if (kind == HIGHMEM_BELOW_4G)
+		return totalhigh_pages() != 0;
+	return high && zone_end_pfn(page_zone(high)) > PHYS_PFN(SZ_4G);
+}
+
+/* Skip where the machine has no such page; fail where the finder missed it. */
 static void need_kind(struct kunit *test, enum page_kind kind)
 {
-	if (!chunks[kind])
-		kunit_skip(test, "no %s page in this machine (MEM=6G gives all three kinds)",
-			   page_kind_names[kind]);
+	if (chunks[kind])
+		return;
+	KUNIT_ASSERT_FALSE_MSG(test, kind_exists(kind),
+			       "this machine has %s pages, but no free chunk of them was found",
+			       page_kind_names[kind]);
+	kunit_skip(test, "no %s page in this machine (MEM=6G gives all three kinds)",
+		   page_kind_names[kind]);
 }
 
 #endif /* _MM_KMAP_ATOMIC_KUNIT_PAGES_H */

@@ -17,7 +17,7 @@ mkdir -p "$out"
 runs=(
 	"debian-release         none"
 	"debian-debug           full"
-	"debian-release-noslots voluntary"
+	"debian-release-noslots full"
 )
 
 table=$out/results.md

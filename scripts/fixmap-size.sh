@@ -40,8 +40,8 @@ for out in "$@"; do
 	}
 	cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$out/.config")
 	typed=$(size typed_slot_pages) || true
-	local_pages=$(size kmap_local_pages)
-	all=$(size fixmap_pages)
+	local_pages=$(size kmap_local_pages) && all=$(size fixmap_pages) ||
+		{ echo "fixmap-size: no sizes in the object built against $out" >&2; exit 1; }
 	slots="none (SLOTS=n)"
 	[[ -n $typed ]] && slots="$typed pages, $(kib "$typed")"
 	echo "| $name | $cpus | $slots |" \

@@ -76,6 +76,7 @@ MEM_MIB=$mem_mib
 FLAVOR=${flavor#debian-}
 KERNEL=$flavor
 STRESS_SECONDS=$stress
+DEBUG_KMAP_ATOMIC=$(grep -qx 'CONFIG_DEBUG_KMAP_ATOMIC=y' "$config" && echo y || echo n)
 EOF
 for kv in $env_add; do
 	[[ $kv =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.:/-]*$ ]] || die "--env: '$kv' is not NAME=value"

@@ -9,10 +9,13 @@
 m=/sys/kernel/debug/kmap_atomic_misuse
 r=/sys/kernel/debug/kmap_atomic/reports
 slots=/sys/kernel/debug/kmap_atomic/slots
-case $FLAVOR in release*)
-	echo "the release flavor has no debug layer to describe the fault or list held slots"
-	exit 4 ;;
-esac
+if [ "$DEBUG_KMAP_ATOMIC" != y ]; then
+	case $FLAVOR in
+	release*) echo "the release flavor has no debug layer to describe the fault or list held slots" ;;
+	*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: no debug layer to describe the fault or list held slots" ;;
+	esac
+	exit 4
+fi
 if grep -q '^HighTotal: *0 kB' /proc/meminfo || ! grep -q '^HighTotal:' /proc/meminfo; then
 	echo "no highmem with MEM=$MEM: a lowmem page takes no slot"
 	exit 4

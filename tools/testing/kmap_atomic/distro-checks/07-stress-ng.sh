@@ -43,6 +43,8 @@ grep -E 'dispatching|metrc: \[[0-9]+\] [a-z]+ +[0-9]|fail|error|successful run|u
 	/tmp/stress-ng.log | head -30
 umount $mnt
 why=
+# Every reason, not only the last.
+fail() { why="${why:+$why; }$1"; }
 for s in vm fault mmap fork pipe hdd; do
 	ops=$(sed -n "s/^stress-ng: metrc: \[[0-9]*\] $s  *\([0-9][0-9]*\) .*/\1/p" /tmp/stress-ng.log)
 	if [ "${ops:-0}" -gt 0 ] 2>/dev/null; then
@@ -52,14 +54,15 @@ for s in vm fault mmap fork pipe hdd; do
 	fi
 done
 echo "stress-ng result: passed ${passed:-none}; failed: ${failed:-none}"
-[ -z "$failed" ] || why="no bogo operations from: $failed"
-grep -qiE ': fail:|error' /tmp/stress-ng.log && why="stress-ng reported a failure or an error (above)"
-grep -q 'successful run completed' /tmp/stress-ng.log ||
-	why="stress-ng did not say 'successful run completed'"
-[ $rc = 0 ] || why="stress-ng exited with status $rc"
+[ -z "$failed" ] || fail "no bogo operations from: $failed"
+grep -qiE ': fail:|error' /tmp/stress-ng.log && fail "stress-ng reported a failure or an error (above)"
+# -w: not "unsuccessful run completed"
+grep -qw 'successful run completed' /tmp/stress-ng.log ||
+	fail "stress-ng did not say 'successful run completed'"
+[ $rc = 0 ] || fail "stress-ng exited with status $rc"
 [ "$(dmesg | grep -c 'invoked oom-killer')" = "$ooms" ] ||
-	why="the kernel called the OOM killer during stress-ng"
+	fail "the kernel called the OOM killer during stress-ng"
 if [ "${DISTRO_HIGHPTE:-n}" = y ] && ! [ "$above" -gt 0 ] 2>/dev/null; then
-	why="no page-table page above 4 GiB in use: is HIGHPTE on, and MEM over 4G?"
+	fail "no page-table page above 4 GiB in use: is HIGHPTE on, and MEM over 4G?"
 fi
 [ -z "$why" ] || { echo "$why"; exit 1; }
