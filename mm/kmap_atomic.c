@@ -42,10 +42,6 @@
 #ifndef arch_kmap_local_post_unmap
 #error "typed atomic kmaps need arch_kmap_local_post_unmap(), the flush after an unmap"
 #endif
-/* kmap_local_top() below reads kmap_local's stack with its default index. */
-#ifdef arch_kmap_local_map_idx
-#error "kmap_local_top() assumes the default kmap_local_calc_idx()"
-#endif
 
 /*
  * No two CPUs' ptes in one cache line, and each CPU's in one page table:
@@ -269,102 +265,6 @@ void kmap_atomic_clear_idx(unsigned int idx)
 	clear_idx(slot_pte(idx), slot_addr(idx));
 }
 
-/* Is @vaddr in kmap_local's fixmap range (kmap_local_page(), kmap_atomic(page))? */
-bool kmap_atomic_is_local(unsigned long vaddr)
-{
-	return vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN);
-}
-
-/*
- * The address of entry @idx of this task's kmap_local stack, at the index
- * mm/highmem.c gives it (kmap_local_calc_idx(), which x86 does not
- * override), and its inverse.
- */
-static unsigned long kmap_local_addr(int idx)
-{
-	return __fix_to_virt(FIX_KMAP_BEGIN + idx + KM_MAX_IDX * smp_processor_id());
-}
-
-static int kmap_local_entry(unsigned long vaddr)
-{
-	return __virt_to_fix(vaddr) - FIX_KMAP_BEGIN - KM_MAX_IDX * smp_processor_id();
-}
-
-/* The kmap_local address that kunmap_local() would release now, or 0. */
-static unsigned long kmap_local_top(void)
-{
-	int idx = current->kmap_ctrl.idx - 1;
-
-	return idx < 0 ? 0 : kmap_local_addr(idx);
-}
-
-/*
- * A fallback released out of kmap_local's order stays on the task's stack,
- * unmapped, its saved pte a marker (not present, not none, so that a
- * context switch saves and restores it as it is) that carries the
- * interrupt level it was mapped at, until it is the top: then it is popped
- * by the next release at that level, typed unmap or kunmap_local(), never
- * by an interrupt that finds it there. Its entry keeps the task on this
- * CPU meanwhile.
- */
-static pte_t released_pte(void)
-{
-	unsigned int level = kmap_atomic_level();
-	pteval_t v = _PAGE_SOFTW1;	/* software bits only: no frame */
-
-	if (level & NMI_MASK)
-		v |= _PAGE_SOFTW2 | _PAGE_SOFTW3;
-	else if (level & HARDIRQ_MASK)
-		v |= _PAGE_SOFTW3;
-	else if (level)
-		v |= _PAGE_SOFTW2;
-	return __pte(v);
-}
-
-/* How many released fallbacks wait on this CPU, for the cheap test below. */
-DEFINE_PER_CPU(unsigned int, kmap_atomic_released);
-EXPORT_PER_CPU_SYMBOL(kmap_atomic_released);
-
-/**
- * __kmap_atomic_pop_released - pop released fallbacks at the top of the stack
- *
- * Called by kunmap_local_indexed() after each pop while this CPU has a
- * released fallback waiting (kmap_atomic_pop_released()). Each pop runs
- * kunmap_local_indexed() again, so every released entry that comes to the
- * top goes.
- */
-void __kmap_atomic_pop_released(void)
-{
-	unsigned long flags;
-	int top;
-
-	/* An interrupt between the check and the pop must not pop it too. */
-	local_irq_save(flags);
-	top = current->kmap_ctrl.idx - 1;
-	if (top >= 0 && pte_val(current->kmap_ctrl.pteval[top]) == pte_val(released_pte())) {
-		this_cpu_dec(kmap_atomic_released);
-		/* Pops it, and (this hook again) any released one under it. */
-		kunmap_local_indexed((void *)kmap_local_addr(top));
-	}
-	local_irq_restore(flags);
-}
-EXPORT_SYMBOL(__kmap_atomic_pop_released);
-
-/*
- * Release a fallback that is not the top: unmapped now, popped later. An
- * entry of this task's stack that still maps what it was mapped with
- * (fallback_live()).
- */
-static void release_buried(unsigned long vaddr)
-{
-	int idx = kmap_local_entry(vaddr);
-
-	pte_clear(&init_mm, vaddr, virt_to_kpte(vaddr));
-	arch_kmap_local_post_unmap(vaddr);
-	current->kmap_ctrl.pteval[idx] = released_pte();
-	this_cpu_inc(kmap_atomic_released);
-}
-
 /*
  * Fallback entries of kmap_local's stack carry a software bit in their
  * pte, so that a kmap_local_page() of the same page at the same place is
@@ -379,7 +279,7 @@ static void release_buried(unsigned long vaddr)
  */
 static bool fallback_live(struct kmap_atomic_cpu *kc, unsigned int i)
 {
-	int idx = kmap_local_entry(kc->fallback[i] & PAGE_MASK);
+	int idx = kmap_atomic_local_entry(kc->fallback[i] & PAGE_MASK);
 
 	return idx >= 0 && idx < current->kmap_ctrl.idx &&
 	       pte_val(current->kmap_ctrl.pteval[idx]) == kc->fallback_pte[i];
@@ -404,7 +304,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 
 	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) | KMAP_FALLBACK_TAG));
 	vaddr = (unsigned long)addr;
-	idx = kmap_local_entry(vaddr);
+	idx = kmap_atomic_local_entry(vaddr);
 	/* An interrupt that falls back too must see the table whole. */
 	local_irq_save(flags);
 	for (i = 0; i < n; i++) {
@@ -461,10 +361,10 @@ enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned i
 			break;
 		}
 		kc->fallback[i] = 0;
-		if (vaddr == kmap_local_top())
+		if (vaddr == kmap_atomic_local_top())
 			kunmap_local_indexed(addr);
 		else
-			release_buried(vaddr);
+			kmap_atomic_release_buried(vaddr);
 		r = KMAP_FALLBACK_RELEASED;
 		break;
 	}

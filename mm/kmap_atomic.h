@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between mm/kmap_atomic.c, mm/kmap_atomic_debug.c and
- * mm/kmap_atomic_to_page.c: slots by index (with the slots only), and what
- * a lowmem address is (kmap_atomic_to_page() needs it without them too).
+ * Between mm/kmap_atomic.c, mm/kmap_atomic_debug.c, mm/kmap_atomic_local.c
+ * and mm/kmap_atomic_to_page.c: slots by index (with the slots only), typed
+ * maps on kmap_local's stack, and what a lowmem address is
+ * (kmap_atomic_to_page() needs it without the slots too).
  */
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
@@ -33,6 +34,14 @@ static inline void kmap_atomic_refuse(void)
 	pagefault_enable();
 	preempt_enable_no_resched();
 }
+
+#ifdef CONFIG_HIGHMEM
+/* mm/kmap_atomic_local.c: typed maps on kmap_local's stack. */
+bool kmap_atomic_is_local(unsigned long vaddr);
+int kmap_atomic_local_entry(unsigned long vaddr);
+unsigned long kmap_atomic_local_top(void);
+void kmap_atomic_release_buried(unsigned long vaddr);
+#endif
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 /* Where in the typed-slot range an address is; see kmap_atomic_slot_of(). */
@@ -68,7 +77,6 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 void kmap_atomic_clear_idx(unsigned int idx);
 bool kmap_atomic_report_site(unsigned long ip);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
-bool kmap_atomic_is_local(unsigned long vaddr);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 
 /* What kmap_atomic_fallback_unmap() did with an address. */

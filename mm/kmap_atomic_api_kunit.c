@@ -107,6 +107,16 @@ static void expect_raised_by(struct kunit *test, struct atomic_state inside,
 			    "page faults are not disabled once per map");
 }
 
+/* Entries on this task's kmap_local stack: a typed unmap must pop its own. */
+static int kmap_local_depth(void)
+{
+#ifdef CONFIG_KMAP_LOCAL
+	return current->kmap_ctrl.idx;
+#else
+	return 0;
+#endif
+}
+
 static void expect_restored(struct kunit *test, struct atomic_state before)
 {
 	struct atomic_state now = atomic_state_now();
@@ -186,8 +196,8 @@ static void map_write_unmap(struct kunit *test)
 
 /*
  * The porting guide's copy: the source in KM_USER0, the destination in
- * KM_USER1, both held at once, unmapped last-mapped first (the order
- * that holds without the slots too; see Documentation/mm/kmap-atomic.rst).
+ * KM_USER1, both held at once, unmapped last-mapped first (the other
+ * order is release_in_map_order()).
  */
 static void copy_between_two_slots(struct kunit *test)
 {
@@ -219,6 +229,64 @@ static void copy_between_two_slots(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, page_holds(dst_page, 0xc0b1));
 	expect_unmapped(test, src_page, src);
 	expect_unmapped(test, dst_page, dst);
+	migrate_enable();
+}
+
+/*
+ * 2.6's copy_user_highpage() order: KM_USER0, KM_USER1 mapped, KM_USER0
+ * unmapped first. The first unmap must take its own mapping away and
+ * leave the other one mapped, whose holder writes on through it; after the
+ * second, both fault, the stack is as before, and the next map at the
+ * same place (the same kmap_local entry without the slots) reaches its own
+ * page, not a translation of the first one left in the TLB.
+ */
+static void release_in_map_order(struct kunit *test)
+{
+	struct page *a = best_page(6), *b = second_best_page(7), *c = best_page(8);
+	struct page *a_seen, *b_seen;
+	int depth = kmap_local_depth(), a_read;
+	struct atomic_state before;
+	u32 *src, *dst, *again, word;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	migrate_disable();
+	fill_page(a, 0xa);
+	fill_page(c, 0xc);
+	before = atomic_state_now();
+	src = kmap_atomic(a, KM_USER0);
+	dst = kmap_atomic(b, KM_USER1);
+	memcpy(dst, src, PAGE_SIZE);
+	kunmap_atomic(src, KM_USER0);
+	a_seen = kmap_atomic_to_page(src);
+	a_read = copy_from_kernel_nofault(&word, src, sizeof(word));
+	b_seen = kmap_atomic_to_page(dst);
+	fill(dst, 0xb);
+	kunmap_atomic(dst, KM_USER1);
+	expect_restored(test, before);
+	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
+			    "kmap_local's stack is not as before the two maps");
+
+	again = kmap_atomic(c, KM_USER0);
+	fill(again, 0xc2);
+	kunmap_atomic(again, KM_USER0);
+
+	if (src != page_address(a)) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL,
+					"KM_USER0 still maps a page after its unmap");
+		KUNIT_EXPECT_EQ_MSG(test, a_read, -EFAULT,
+				    "KM_USER0 can be read after its unmap");
+	}
+	KUNIT_EXPECT_PTR_EQ_MSG(test, b_seen, b,
+				"KM_USER1 lost its page when KM_USER0 was unmapped");
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(b, 0xb),
+			      "what was written through KM_USER1 is not in its page");
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(a, 0xa),
+			      "the first page changed after its unmap");
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(c, 0xc2),
+			      "the next map did not reach its own page");
+	expect_unmapped(test, a, src);
+	expect_unmapped(test, b, dst);
+	expect_unmapped(test, c, again);
 	migrate_enable();
 }
 
@@ -259,6 +327,7 @@ static void map_by_pfn(struct kunit *test)
 static void lowmem_unmap_by_another_pointer(struct kunit *test)
 {
 	unsigned long reports = kmap_atomic_reports();
+	int depth = kmap_local_depth();
 	struct atomic_state before;
 	void *zero, *slab;
 
@@ -275,6 +344,8 @@ static void lowmem_unmap_by_another_pointer(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, zero, page_address(ZERO_PAGE(0)));
 	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports(), reports,
 			    "a lowmem unmap by another lowmem pointer was reported");
+	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
+			    "a lowmem map left kmap_local's stack changed");
 }
 
 /* KM_IRQ0 in a hard interrupt, KM_SOFTIRQ0 with bottom halves off. */
@@ -335,6 +406,7 @@ static void interrupt_and_softirq_slots(struct kunit *test)
 static struct kunit_case kmap_atomic_api_cases[] = {
 	KUNIT_CASE_PARAM(map_write_unmap, kind_params),
 	KUNIT_CASE(copy_between_two_slots),
+	KUNIT_CASE(release_in_map_order),
 	KUNIT_CASE(map_by_pfn),
 	KUNIT_CASE(lowmem_unmap_by_another_pointer),
 	KUNIT_CASE(interrupt_and_softirq_slots),

@@ -20,10 +20,10 @@ for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_misuse.ko \
 done
 # The release flavor's suites are modules, and each must be there: a
 # missing one would only shorten the plan that /init prints for them.
-# Without the typed slots only kmap_atomic_api applies.
+# Without the typed slots kmap_atomic_api and the bio helpers' suite apply.
 kunit=()
 suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit"
-[[ $kdir == *-noslots ]] && suites=kmap_atomic_api_kunit
+[[ $kdir == *-noslots ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
 if [[ ${kdir#debian-} == release* ]]; then
 	for m in $suites; do
 		ko=$build/$kdir/mm/$m.ko

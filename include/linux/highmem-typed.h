@@ -59,13 +59,12 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 }
 #endif
 
-#ifdef CONFIG_KMAP_ATOMIC_SLOTS
-#include <asm/fixmap.h>
+#ifdef CONFIG_HIGHMEM
 #include <linux/percpu-defs.h>
 
 /*
- * For kunmap_local_indexed(): a typed map's kmap_local fallback released
- * out of order waits on the stack until it is the top (mm/kmap_atomic.c).
+ * For kunmap_local_indexed(): a typed map on kmap_local's stack released
+ * out of order waits there until it is the top (mm/kmap_atomic_local.c).
  */
 DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
 void __kmap_atomic_pop_released(void);
@@ -75,6 +74,12 @@ static inline void kmap_atomic_pop_released(void)
 	if (unlikely(this_cpu_read(kmap_atomic_released)))
 		__kmap_atomic_pop_released();
 }
+#else
+static inline void kmap_atomic_pop_released(void) { }
+#endif
+
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <asm/fixmap.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 bool __kunmap_atomic_slot(const void *addr, enum km_type type);
@@ -175,12 +180,20 @@ static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 	return kmap_atomic_pfn(pfn);
 }
 
+#ifdef CONFIG_HIGHMEM
+/* kmap_local releases in reverse order only; 2.6's slots in any order. */
+void kunmap_atomic_any_order(const void *addr);
+
+static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
+{
+	kunmap_atomic_any_order(addr);
+}
+#else
 static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 {
 	__kunmap_atomic(addr);
 }
-
-static inline void kmap_atomic_pop_released(void) { }
+#endif
 
 /* No slots, no checks: nothing is reported. */
 static inline unsigned long kmap_atomic_reports(void)
