@@ -198,12 +198,15 @@ test: kernel initramfs
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE) SLOTS=n
 	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks $(B)/logs/build-checks.ktap
+	@scripts/build-checks.sh "$(TREE)" $(B)/$(PREFIX_$(BASE))release-noslots $(TOP)/$(HARNESS)/build-checks \
+		$(B)/build-checks-noslots $(B)/logs/build-checks-noslots.ktap
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release-noslots 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
 		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log \
-		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap
+		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap \
+		$(B)/logs/build-checks-noslots.ktap
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS
@@ -213,8 +216,8 @@ matrix: initramfs
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug SLOTS=n
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release CPUS=64
-	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debian-release || \
-		echo "matrix: the fixmap sizes could not be read (above); the boots go on"
+	@scripts/fixmap-size.sh "$(TREE)" $(B)/release $(B)/release-bigsmp $(B)/debug-noslots \
+		$(B)/debian-release
 	@scripts/matrix.sh $(B) $(TIMEOUT) $(MATRIX_STRESS)
 
 # make bench: release and debug boots under instruction counting;

@@ -7,6 +7,7 @@
 set -uo pipefail
 # Not -e: a module that fails to compile is a result here, not an error.
 tree=$1 out=$2 checks=$3 work=$4 ktap=$5
+suite=build-checks-$(basename "$out")
 
 files=("$checks"/*.c)
 rm -rf "$work"
@@ -16,7 +17,7 @@ mkdir -p "$work"
 	echo "KTAP version 1"
 	echo "1..1"
 	echo "    KTAP version 1"
-	echo "    # Subtest: build-checks"
+	echo "    # Subtest: $suite"
 	echo "    1..${#files[@]}"
 } >"$ktap"
 n=0 failed=0
@@ -54,5 +55,5 @@ for c in "${files[@]}"; do
 		failed=1
 	fi
 done
-if ((failed)); then echo "not ok 1 build-checks"; else echo "ok 1 build-checks"; fi >>"$ktap"
-echo "  CHECKS  ${#files[@]} build checks -> ${ktap#"$PWD"/}"
+if ((failed)); then echo "not ok 1 $suite"; else echo "ok 1 $suite"; fi >>"$ktap"
+echo "  CHECKS  ${#files[@]} build checks against $(basename "$out") -> ${ktap#"$PWD"/}"

@@ -6,9 +6,10 @@ m=/sys/kernel/debug/kmap_atomic_misuse
 r=/sys/kernel/debug/kmap_atomic/reports
 # DEBUG_KMAP_ATOMIC comes from the kernel's .config (qemu-run.sh).
 if [ "$DEBUG_KMAP_ATOMIC" != y ]; then
-	case $FLAVOR in
-	release*) echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite" ;;
-	*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots (none without HIGHMEM, or with SLOTS=n)" ;;
+	case $KERNEL in
+	*-noslots | *-nohighmem) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots (none without HIGHMEM, or with SLOTS=n), and misuse is not caught without them" ;;
+	*release*) echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite" ;;
+	*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots" ;;
 	esac
 	exit 4
 fi
