@@ -35,7 +35,7 @@ static inline void kmap_atomic_refuse(void)
 	preempt_enable_no_resched();
 }
 
-#ifdef CONFIG_HIGHMEM
+#ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
 /* mm/kmap_atomic_local.c: typed maps on kmap_local's stack. */
 bool kmap_atomic_is_local(unsigned long vaddr);
 int kmap_atomic_local_entry(unsigned long vaddr);

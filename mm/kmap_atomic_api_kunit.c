@@ -117,6 +117,23 @@ static int kmap_local_depth(void)
 #endif
 }
 
+/*
+ * What two typed maps add to the stack: nothing with the slots, two
+ * entries without them (each with a guard with CONFIG_DEBUG_KMAP_LOCAL).
+ */
+#define TWO_TYPED_ENTRIES						\
+	(IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) ? 0 :			\
+	 IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 4 : 2)
+
+/* Both pages highmem, so that the typed maps make mappings at all. */
+static void need_two_highmem(struct kunit *test, struct page *a, struct page *b)
+{
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	if (!PageHighMem(a) || !PageHighMem(b))
+		kunit_skip(test, "no highmem here: a lowmem page needs no mapping");
+}
+
 static void expect_restored(struct kunit *test, struct atomic_state before)
 {
 	struct atomic_state now = atomic_state_now();
@@ -243,18 +260,19 @@ static void copy_between_two_slots(struct kunit *test)
 static void release_in_map_order(struct kunit *test)
 {
 	struct page *a = best_page(6), *b = second_best_page(7), *c = best_page(8);
+	int depth = kmap_local_depth(), depth_inside, a_read;
 	struct page *a_seen, *b_seen;
-	int depth = kmap_local_depth(), a_read;
 	struct atomic_state before;
 	u32 *src, *dst, *again, word;
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
+	need_two_highmem(test, a, b);
 	migrate_disable();
 	fill_page(a, 0xa);
 	fill_page(c, 0xc);
 	before = atomic_state_now();
 	src = kmap_atomic(a, KM_USER0);
 	dst = kmap_atomic(b, KM_USER1);
+	depth_inside = kmap_local_depth();
 	memcpy(dst, src, PAGE_SIZE);
 	kunmap_atomic(src, KM_USER0);
 	a_seen = kmap_atomic_to_page(src);
@@ -263,6 +281,8 @@ static void release_in_map_order(struct kunit *test)
 	fill(dst, 0xb);
 	kunmap_atomic(dst, KM_USER1);
 	expect_restored(test, before);
+	KUNIT_EXPECT_EQ_MSG(test, depth_inside, depth + TWO_TYPED_ENTRIES,
+			    "the two maps did not take the entries they should");
 	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
 			    "kmap_local's stack is not as before the two maps");
 
@@ -270,12 +290,8 @@ static void release_in_map_order(struct kunit *test)
 	fill(again, 0xc2);
 	kunmap_atomic(again, KM_USER0);
 
-	if (src != page_address(a)) {
-		KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL,
-					"KM_USER0 still maps a page after its unmap");
-		KUNIT_EXPECT_EQ_MSG(test, a_read, -EFAULT,
-				    "KM_USER0 can be read after its unmap");
-	}
+	KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL, "KM_USER0 still maps a page after its unmap");
+	KUNIT_EXPECT_EQ_MSG(test, a_read, -EFAULT, "KM_USER0 can be read after its unmap");
 	KUNIT_EXPECT_PTR_EQ_MSG(test, b_seen, b,
 				"KM_USER1 lost its page when KM_USER0 was unmapped");
 	KUNIT_EXPECT_TRUE_MSG(test, page_holds(b, 0xb),
@@ -287,6 +303,95 @@ static void release_in_map_order(struct kunit *test)
 	expect_unmapped(test, a, src);
 	expect_unmapped(test, b, dst);
 	expect_unmapped(test, c, again);
+	migrate_enable();
+}
+
+/*
+ * Two mappings remapped in turn, each at its own page boundaries, as a
+ * 2.6 scatterlist walk did with its source and destination: the older
+ * one is always the one released, under the newer. Both keep their
+ * pages all along, and the stack keeps two entries at most (without the
+ * slots, released entries are taken again, not piled up to kmap_local's
+ * BUG at 16).
+ */
+#define REMAPS 40
+
+static void remap_in_turn(struct kunit *test)
+{
+	static const enum km_type types[] = { KM_USER0, KM_USER1 };
+	struct page *pages[] = { best_page(9), second_best_page(10) };
+	int depth = kmap_local_depth(), deepest = depth;
+	unsigned int i, lost = 0;
+	struct atomic_state before;
+	u32 *addr[2];
+
+	need_two_highmem(test, pages[0], pages[1]);
+	migrate_disable();
+	fill_page(pages[0], 0x90);
+	fill_page(pages[1], 0x91);
+	before = atomic_state_now();
+	addr[0] = kmap_atomic(pages[0], KM_USER0);
+	addr[1] = kmap_atomic(pages[1], KM_USER1);
+	for (i = 0; i < REMAPS; i++) {
+		unsigned int s = i % 2;
+
+		kunmap_atomic(addr[s], types[s]);
+		addr[s] = kmap_atomic(pages[s], types[s]);
+		if (!holds(addr[0], 0x90) || !holds(addr[1], 0x91))
+			lost++;
+		deepest = max(deepest, kmap_local_depth());
+	}
+	kunmap_atomic(addr[0], KM_USER0);
+	kunmap_atomic(addr[1], KM_USER1);
+
+	expect_restored(test, before);
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0U, "a mapping lost its page when the other was remapped");
+	KUNIT_EXPECT_LE_MSG(test, deepest, depth + TWO_TYPED_ENTRIES,
+			    "kmap_local's stack grew with the remaps");
+	KUNIT_EXPECT_EQ(test, kmap_local_depth(), depth);
+	expect_unmapped(test, pages[0], addr[0]);
+	expect_unmapped(test, pages[1], addr[1]);
+	migrate_enable();
+}
+
+/*
+ * Without the slots on x86-32, an unmap of a mapping already released is
+ * reported and changes nothing: not the counts, not the other mapping.
+ * With the slots, the kmap_atomic_misuse suite tests their refusals.
+ */
+static void unmap_twice_changes_nothing(struct kunit *test)
+{
+	struct page *a = best_page(11), *b = second_best_page(12);
+	struct atomic_state before, released, after;
+	int depth = kmap_local_depth();
+	struct page *b_seen;
+	u32 *src, *dst;
+
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) || !IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		kunit_skip(test, "for kernels without the slots on x86-32");
+	need_two_highmem(test, a, b);
+	migrate_disable();
+	before = atomic_state_now();
+	src = kmap_atomic(a, KM_USER0);
+	dst = kmap_atomic(b, KM_USER1);
+	kunmap_atomic(src, KM_USER0);
+	released = atomic_state_now();
+	pr_info("KMAP-EXPECT-BEGIN an unmap of a released mapping\n");
+	kunmap_atomic(src, KM_USER0);
+	pr_info("KMAP-EXPECT-END an unmap of a released mapping\n");
+	after = atomic_state_now();
+	b_seen = kmap_atomic_to_page(dst);
+	fill(dst, 0x77);
+	kunmap_atomic(dst, KM_USER1);
+
+	KUNIT_EXPECT_EQ_MSG(test, after.preempt, released.preempt,
+			    "the second unmap gave back the preemption count again");
+	KUNIT_EXPECT_EQ_MSG(test, after.pagefault, released.pagefault,
+			    "the second unmap enabled page faults again");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, b_seen, b, "the second unmap took KM_USER1's mapping");
+	KUNIT_EXPECT_TRUE(test, page_holds(b, 0x77));
+	expect_restored(test, before);
+	KUNIT_EXPECT_EQ(test, kmap_local_depth(), depth);
 	migrate_enable();
 }
 
@@ -407,6 +512,8 @@ static struct kunit_case kmap_atomic_api_cases[] = {
 	KUNIT_CASE_PARAM(map_write_unmap, kind_params),
 	KUNIT_CASE(copy_between_two_slots),
 	KUNIT_CASE(release_in_map_order),
+	KUNIT_CASE(remap_in_turn),
+	KUNIT_CASE(unmap_twice_changes_nothing),
 	KUNIT_CASE(map_by_pfn),
 	KUNIT_CASE(lowmem_unmap_by_another_pointer),
 	KUNIT_CASE(interrupt_and_softirq_slots),

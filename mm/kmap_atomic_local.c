@@ -2,16 +2,20 @@
 /*
  * Typed maps that live on kmap_local's stack: every typed map of a kernel
  * without the slots (CONFIG_KMAP_ATOMIC_SLOTS=n), and a slots kernel's
- * fallbacks for misuse (mm/kmap_atomic.c).
+ * fallbacks for misuse (mm/kmap_atomic.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
+ * x86-32 with HIGHMEM.
  *
  * kmap_local releases its entries in reverse order only: its unmap clears
  * the pte of the top entry and flushes the address it is given. 2.6's
  * typed slots were independent, and correct 2.6 code released them in any
- * order (copy_user_highpage() unmapped KM_USER0 before KM_USER1). So a
- * typed unmap of an entry under the top clears and flushes that entry's
- * own pte at once and leaves the entry on the stack, marked released,
- * until it is the top; kunmap_local_indexed() then pops it
- * (kmap_atomic_pop_released()).
+ * order (copy_user_highpage() unmapped KM_USER0 before KM_USER1; a
+ * scatterlist walk remaps its source and its destination each at its own
+ * page boundaries). So a typed unmap of an entry under the top clears and
+ * flushes that entry's own pte at once and leaves the entry on the stack,
+ * marked released, until it is the top: kunmap_local_indexed() then pops
+ * it (kmap_atomic_pop_released()). A typed map at the same interrupt
+ * level takes a released entry before it pushes a new one, so that two
+ * mappings remapped in turn keep two entries, not a growing stack.
  */
 #include <linux/export.h>
 #include <linux/highmem.h>
@@ -62,23 +66,17 @@ unsigned long kmap_atomic_local_top(void)
  * An entry released out of kmap_local's order stays on the task's stack,
  * unmapped, its saved pte a marker (not present, not none, so that a
  * context switch saves and restores it as it is) that carries the
- * interrupt level it was mapped at, until it is the top: then it is popped
- * by the next release at that level, typed unmap or kunmap_local(), never
- * by an interrupt that finds it there. Its entry keeps the task on this
- * CPU meanwhile.
+ * interrupt level it was released at, nested NMIs and interrupts apart,
+ * until it is the top: then it is popped by the next release at that
+ * level, typed unmap or kunmap_local(), never by an interrupt that finds
+ * it there. Its entry keeps the task on this CPU meanwhile.
  */
 static pte_t released_pte(void)
 {
-	unsigned int level = kmap_atomic_level();
-	pteval_t v = _PAGE_SOFTW1;	/* software bits only: no frame */
+	pteval_t level = kmap_atomic_level() >> SOFTIRQ_SHIFT;
 
-	if (level & NMI_MASK)
-		v |= _PAGE_SOFTW2 | _PAGE_SOFTW3;
-	else if (level & HARDIRQ_MASK)
-		v |= _PAGE_SOFTW3;
-	else if (level)
-		v |= _PAGE_SOFTW2;
-	return __pte(v);
+	/* Software bits and the level in the frame field: nothing maps. */
+	return __pte(_PAGE_SOFTW1 | level << PAGE_SHIFT);
 }
 
 /* How many released entries wait on this CPU, for the cheap test inline. */
@@ -126,46 +124,122 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 }
 
 #ifndef CONFIG_KMAP_ATOMIC_SLOTS
-/* A live entry of this task's stack under the top (not the top itself)? */
-static bool buried_entry(unsigned long vaddr)
+#ifndef arch_kmap_local_post_map
+#define arch_kmap_local_post_map(vaddr, pteval)	do { } while (0)
+#endif
+
+/* Map @pfn into a released entry of this level, if the stack has one. */
+static void *map_into_released(unsigned long pfn, pgprot_t prot)
 {
-	int idx;
+	pte_t marker = released_pte(), pte = pfn_pte(pfn, prot);
+	unsigned long vaddr;
+	int i;
+
+	for (i = current->kmap_ctrl.idx - 1; i >= 0; i--) {
+		if (pte_val(current->kmap_ctrl.pteval[i]) != pte_val(marker))
+			continue;
+		/* Its pte was cleared and flushed at the release: none is cached. */
+		vaddr = kmap_atomic_local_addr(i);
+		set_pte_at(&init_mm, vaddr, virt_to_kpte(vaddr), pte);
+		arch_kmap_local_post_map(vaddr, pte);
+		current->kmap_ctrl.pteval[i] = pte;
+		this_cpu_dec(kmap_atomic_released);
+		return (void *)vaddr;
+	}
+	return NULL;
+}
+
+/**
+ * kmap_atomic_any_order - kmap_atomic(page, type) without the slots
+ * @page: the page to map, or NULL for kmap_atomic_pfn(pfn, type)
+ * @pfn: its frame
+ * @prot: the protection
+ *
+ * The one-argument kmap_atomic_prot(page, prot), or kmap_atomic_pfn(pfn),
+ * into a released entry of kmap_local's stack at this interrupt level if
+ * there is one, else a new entry: preemption (migration on PREEMPT_RT)
+ * and page faults off until kunmap_atomic_any_order(). A lowmem page gives
+ * page_address(), as there.
+ *
+ * Return: the address of the mapping.
+ */
+void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot)
+{
+	unsigned long flags;
+	void *addr = NULL;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_disable();
+	else
+		preempt_disable();
+	pagefault_disable();
+	if (unlikely(this_cpu_read(kmap_atomic_released)) && (!page || PageHighMem(page))) {
+		/* An interrupt's maps and unmaps in between nest. */
+		local_irq_save(flags);
+		addr = map_into_released(pfn, prot);
+		local_irq_restore(flags);
+	}
+	if (addr)
+		return addr;
+	return page ? __kmap_local_page_prot(page, prot) : __kmap_local_pfn_prot(pfn, prot);
+}
+EXPORT_SYMBOL(kmap_atomic_any_order);
+
+/* What a typed unmap finds at an address. */
+enum local_entry {
+	ENTRY_TOP,	/* the top of the stack, or no kmap_local address */
+	ENTRY_UNDER,	/* a mapping of this task's under the top */
+	ENTRY_GONE,	/* a kmap_local address that maps nothing of this task's */
+};
+
+static enum local_entry local_entry(unsigned long vaddr)
+{
+	int idx, top = current->kmap_ctrl.idx - 1;
 
 	if (!kmap_atomic_is_local(vaddr))
-		return false;
+		return ENTRY_TOP;
 	idx = kmap_atomic_local_entry(vaddr);
-	return idx >= 0 && idx < current->kmap_ctrl.idx - 1 &&
-	       pte_present(current->kmap_ctrl.pteval[idx]);
+	if (idx < 0 || idx > top || !pte_present(current->kmap_ctrl.pteval[idx]))
+		return ENTRY_GONE;
+	return idx == top ? ENTRY_TOP : ENTRY_UNDER;
 }
 
 /**
  * kunmap_atomic_any_order - kunmap_atomic(addr, type) without the slots
- * @addr: the address kmap_atomic(page, type) returned
+ * @addr: the address kmap_atomic(page, type) returned, or one inside its page
  *
- * Without CONFIG_KMAP_ATOMIC_SLOTS the typed map is kmap_atomic(page),
- * an entry of kmap_local's stack. Release it in any order, as 2.6's slots
- * could be: the top entry as kunmap_atomic(addr) does, one under it by
- * clearing and flushing its own pte now (it faults from here on) and
- * popping it once the entries above it are gone. Then page faults and
- * preemption (migration on PREEMPT_RT) come back on, as the one-argument
- * kunmap_atomic() does. A lowmem address only does the latter (2.6's
- * rule).
+ * Release the mapping in any order, as 2.6's slots could be: the top
+ * entry as kunmap_atomic(addr) does, one under it by clearing and
+ * flushing its own pte now (it faults from here on) and popping it once
+ * the entries above it are gone. Then page faults and preemption
+ * (migration on PREEMPT_RT) come back on, as with the one-argument
+ * kunmap_atomic(). A lowmem address only does the latter (2.6's rule).
+ * An address of kmap_local's range that maps nothing of this task's (an
+ * unmap of a mapping already released) is reported and changes nothing,
+ * the counts included.
  */
 void kunmap_atomic_any_order(const void *addr)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	enum local_entry entry;
 	unsigned long flags;
-	bool buried;
 
 	/* An interrupt's maps and unmaps between the test and the release nest. */
 	local_irq_save(flags);
-	buried = buried_entry(vaddr);
-	if (buried)
+	entry = local_entry(vaddr);
+	if (entry == ENTRY_UNDER)
 		kmap_atomic_release_buried(vaddr);
 	local_irq_restore(flags);
-	if (!buried) {
+	switch (entry) {
+	case ENTRY_TOP:
 		__kunmap_atomic(addr);
 		return;
+	case ENTRY_GONE:
+		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p, which maps nothing of this task's (unmapped twice?): nothing changed\n",
+			  (void *)_RET_IP_, addr);
+		return;
+	case ENTRY_UNDER:
+		break;
 	}
 	pagefault_enable();
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))

@@ -59,7 +59,7 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 }
 #endif
 
-#ifdef CONFIG_HIGHMEM
+#ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
 #include <linux/percpu-defs.h>
 
 /*
@@ -155,9 +155,18 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
+/*
+ * x86-32: any order, as 2.6's slots (mm/kmap_atomic_local.c); elsewhere
+ * kmap_local's reverse order.
+ */
+void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot);
+void kunmap_atomic_any_order(const void *addr);
+
 static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
 					pgprot_t prot)
 {
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		return kmap_atomic_any_order(page, page_to_pfn(page), prot);
 	return kmap_atomic_prot(page, prot);
 }
 
@@ -177,23 +186,18 @@ static inline void *__kmap_atomic_default(struct page *page,
 static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 					    enum km_type type)
 {
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		return kmap_atomic_any_order(NULL, pfn, __KMAP_ATOMIC_DEFAULT_PROT);
 	return kmap_atomic_pfn(pfn);
 }
 
-#ifdef CONFIG_HIGHMEM
-/* kmap_local releases in reverse order only; 2.6's slots in any order. */
-void kunmap_atomic_any_order(const void *addr);
-
 static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 {
-	kunmap_atomic_any_order(addr);
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		kunmap_atomic_any_order(addr);
+	else
+		__kunmap_atomic(addr);
 }
-#else
-static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
-{
-	__kunmap_atomic(addr);
-}
-#endif
 
 /* No slots, no checks: nothing is reported. */
 static inline unsigned long kmap_atomic_reports(void)
