@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -395,6 +396,70 @@ static void unmap_twice_changes_nothing(struct kunit *test)
 	migrate_enable();
 }
 
+/*
+ * A released entry stays on kmap_local's stack while a newer mapping is
+ * live above it. An interrupt that maps and unmaps meanwhile must not
+ * take it (its own entries go above), and a context switch saves and
+ * restores it as it is (here after kmap_local_page() above it, which
+ * leaves the task preemptible). Then the release of the top pops both.
+ */
+struct irq_typed_map {
+	struct irq_work work;
+	struct page *page;
+	int depth_before, depth_after;
+	bool ok;
+};
+
+static void irq_typed_map_fn(struct irq_work *work)
+{
+	struct irq_typed_map *m = container_of(work, struct irq_typed_map, work);
+	u32 *addr;
+
+	m->depth_before = kmap_local_depth();
+	addr = kmap_atomic(m->page, KM_IRQ0);
+	m->ok = holds(addr, 0x1e);
+	kunmap_atomic(addr, KM_IRQ0);
+	m->depth_after = kmap_local_depth();
+}
+
+static void released_entry_across_irq_and_schedule(struct kunit *test)
+{
+	struct irq_typed_map m = {
+		.work = IRQ_WORK_INIT_HARD(irq_typed_map_fn),
+		.page = best_page(13),
+	};
+	struct page *a = second_best_page(14), *l = best_page(15);
+	int depth = kmap_local_depth(), a_read;
+	struct page *a_seen;
+	u32 *src, *local, word;
+	bool local_ok;
+
+	need_two_highmem(test, a, l);
+	migrate_disable();
+	fill_page(m.page, 0x1e);
+	fill_page(l, 0x10ca1);
+	src = kmap_atomic(a, KM_USER0);
+	local = kmap_local_page(l);
+	kunmap_atomic(src, KM_USER0);
+	irq_work_queue(&m.work);
+	irq_work_sync(&m.work);
+	schedule_timeout_uninterruptible(1);
+	local_ok = holds(local, 0x10ca1);
+	a_seen = kmap_atomic_to_page(src);
+	a_read = copy_from_kernel_nofault(&word, src, sizeof(word));
+	kunmap_local(local);
+
+	KUNIT_EXPECT_TRUE_MSG(test, m.ok, "the interrupt's map did not reach its page");
+	KUNIT_EXPECT_EQ_MSG(test, m.depth_after, m.depth_before,
+			    "the interrupt left kmap_local's stack changed");
+	KUNIT_EXPECT_TRUE_MSG(test, local_ok, "kmap_local_page() lost its page across the switch");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL, "the released mapping maps again after the switch");
+	KUNIT_EXPECT_EQ(test, a_read, -EFAULT);
+	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
+			    "the release of the top did not pop the released entry");
+	migrate_enable();
+}
+
 /* kmap_atomic_pfn(pfn, type) maps the frame. */
 static void map_by_pfn(struct kunit *test)
 {
@@ -514,6 +579,7 @@ static struct kunit_case kmap_atomic_api_cases[] = {
 	KUNIT_CASE(release_in_map_order),
 	KUNIT_CASE(remap_in_turn),
 	KUNIT_CASE(unmap_twice_changes_nothing),
+	KUNIT_CASE(released_entry_across_irq_and_schedule),
 	KUNIT_CASE(map_by_pfn),
 	KUNIT_CASE(lowmem_unmap_by_another_pointer),
 	KUNIT_CASE(interrupt_and_softirq_slots),
