@@ -453,7 +453,8 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, m.depth_after, m.depth_before,
 			    "the interrupt left kmap_local's stack changed");
 	KUNIT_EXPECT_TRUE_MSG(test, local_ok, "kmap_local_page() lost its page across the switch");
-	KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL, "the released mapping maps again after the switch");
+	KUNIT_EXPECT_PTR_EQ_MSG(test, a_seen, NULL,
+				"the released mapping maps again after the switch");
 	KUNIT_EXPECT_EQ(test, a_read, -EFAULT);
 	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
 			    "the release of the top did not pop the released entry");
