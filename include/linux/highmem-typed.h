@@ -51,9 +51,13 @@ enum km_context {
 #ifdef CONFIG_HIGHMEM
 struct page *kmap_atomic_to_page(void *addr);
 #else
+/*
+ * Modules call this too, and is_vmalloc_or_module_addr() is not exported:
+ * x86-32's modules live in the vmalloc area, which is_vmalloc_addr() tests.
+ */
 static inline struct page *kmap_atomic_to_page(void *addr)
 {
-	if (is_vmalloc_or_module_addr(addr))
+	if (is_vmalloc_addr(addr))
 		return vmalloc_to_page(addr);
 	return virt_addr_valid(addr) ? virt_to_page(addr) : NULL;
 }
