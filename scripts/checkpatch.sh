@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make checkpatch: review the exported series (make patches makes it) with
 # the patched tree's own tools:
-#  - scripts/checkpatch.pl --strict on each patch: 0 errors, warnings, checks;
+#  - scripts/checkpatch.pl --strict on each patch: 0 errors, and no warning
+#    or check but those scripts/checkpatch-kept.txt keeps, with their reasons;
 #  - scripts/kernel-doc -v on the series' new C files: no warnings;
 #  - Documentation/mm/kmap-atomic.rst built by Sphinx with its kernel-doc
 #    directives, warnings as errors, and listed in Documentation/mm/index.rst;
@@ -49,15 +50,38 @@ else
 fi
 
 echo "  CHECK   checkpatch.pl --strict"
+# The warnings we keep, and why: scripts/checkpatch-kept.txt.
+kept_list=$repo/scripts/checkpatch-kept.txt
+kept_why() { # patch name, type: the reason it is kept, or nothing
+	local glob type why
+	while IFS='|' read -r glob type why; do
+		[[ -z $glob || $glob == \#* ]] && continue
+		# shellcheck disable=SC2053 # $glob is a glob on purpose
+		[[ $1 == $glob && $2 == "$type" ]] && { echo "$why"; return; }
+	done <"$kept_list"
+}
 for p in "${patches[@]}"; do
-	res=$(cd "$ex" && scripts/checkpatch.pl --strict --color=never "$p" 2>&1) || true
+	name=$(basename "$p")
+	res=$(cd "$ex" && scripts/checkpatch.pl --strict --show-types --color=never "$p" 2>&1) || true
 	total=$(grep -m1 '^total: ' <<<"$res" || echo "total: ? (checkpatch printed no total)")
 	if [[ $total == "total: 0 errors, 0 warnings, 0 checks, "* ]]; then
-		echo "          ok   $(basename "$p")"
-	else
-		echo "          FAIL $(basename "$p"): $total"
+		echo "          ok   $name"
+		continue
+	fi
+	# Each message is "ERROR:TYPE: text", "WARNING:TYPE: ..." or "CHECK:TYPE: ...".
+	unkept=0 kept=()
+	while read -r level type; do
+		why=
+		[[ $level != ERROR ]] && why=$(kept_why "$name" "$type")
+		if [[ -n $why ]]; then kept+=("$level $type: $why"); else unkept=1; fi
+	done < <(sed -n 's/^\(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1 \2/p' <<<"$res")
+	if [[ $total == "total: ?"* ]] || ((unkept || ${#kept[@]} == 0)); then
+		echo "          FAIL $name: $total"
 		sed -n '/^\(ERROR\|WARNING\|CHECK\):/,/^$/p' <<<"$res" | sed 's/^/            /'
 		fail=1
+	else
+		echo "          ok   $name, keeping (scripts/checkpatch-kept.txt):"
+		printf '                 %s\n' "${kept[@]}"
 	fi
 done
 
