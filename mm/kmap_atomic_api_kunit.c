@@ -429,18 +429,24 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 		.page = best_page(13),
 	};
 	struct page *a = second_best_page(14), *l = best_page(15);
-	int depth = kmap_local_depth(), a_read;
+	int depth = kmap_local_depth(), depth_released, a_read;
+	struct atomic_state before, released;
 	struct page *a_seen;
 	u32 *src, *local, word;
 	bool local_ok;
 
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS))
+		kunit_skip(test, "with the slots, a typed map is not on kmap_local's stack");
 	need_two_highmem(test, a, l);
 	migrate_disable();
 	fill_page(m.page, 0x1e);
 	fill_page(l, 0x10ca1);
+	before = atomic_state_now();
 	src = kmap_atomic(a, KM_USER0);
 	local = kmap_local_page(l);
 	kunmap_atomic(src, KM_USER0);
+	released = atomic_state_now();
+	depth_released = kmap_local_depth();
 	irq_work_queue(&m.work);
 	irq_work_sync(&m.work);
 	schedule_timeout_uninterruptible(1);
@@ -449,6 +455,12 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 	a_read = copy_from_kernel_nofault(&word, src, sizeof(word));
 	kunmap_local(local);
 
+	KUNIT_EXPECT_EQ_MSG(test, released.preempt, before.preempt,
+			    "preemption is still off after the typed unmap: no switch was tested");
+	KUNIT_EXPECT_EQ(test, released.pagefault, before.pagefault);
+	KUNIT_EXPECT_EQ_MSG(test, depth_released, depth + TWO_TYPED_ENTRIES,
+			    "the released entry and kmap_local_page()'s are not both on the stack");
+	KUNIT_EXPECT_EQ(test, m.depth_before, depth_released);
 	KUNIT_EXPECT_TRUE_MSG(test, m.ok, "the interrupt's map did not reach its page");
 	KUNIT_EXPECT_EQ_MSG(test, m.depth_after, m.depth_before,
 			    "the interrupt left kmap_local's stack changed");

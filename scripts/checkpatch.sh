@@ -52,12 +52,22 @@ fi
 echo "  CHECK   checkpatch.pl --strict"
 # The warnings we keep, and why: scripts/checkpatch-kept.txt.
 kept_list=$repo/scripts/checkpatch-kept.txt
-kept_why() { # patch name, type: the reason it is kept, or nothing
-	local glob type why
-	while IFS='|' read -r glob type why; do
+declare -A kept_used=()
+kept_why() { # patch name, type, message: sets why to the reason it is kept, or ""
+	local glob type text reason
+	why=
+	while IFS='|' read -r glob type text reason; do
 		[[ -z $glob || $glob == \#* ]] && continue
+		[[ ${glob//\*/} != "" && -n $text && -n $reason ]] || {
+			echo "checkpatch-kept.txt: '$glob|$type|$text|...' needs a glob that names a patch, a text and a reason" >&2
+			return
+		}
 		# shellcheck disable=SC2053 # $glob is a glob on purpose
-		[[ $1 == $glob && $2 == "$type" ]] && { echo "$why"; return; }
+		if [[ $1 == $glob && $2 == "$type" && $3 == *"$text"* ]]; then
+			kept_used[$glob|$type|$text]=1
+			why=$reason
+			return
+		fi
 	done <"$kept_list"
 }
 for p in "${patches[@]}"; do
@@ -68,22 +78,31 @@ for p in "${patches[@]}"; do
 		echo "          ok   $name"
 		continue
 	fi
-	# Each message is "ERROR:TYPE: text", "WARNING:TYPE: ..." or "CHECK:TYPE: ...".
-	unkept=0 kept=()
-	while read -r level type; do
+	# Each message is "ERROR:TYPE: text", "WARNING:TYPE: text" or "CHECK:TYPE: text".
+	unkept=0 seen=0 kept=()
+	while IFS='|' read -r level type msg; do
+		seen=$((seen + 1))
 		why=
-		[[ $level != ERROR ]] && why=$(kept_why "$name" "$type")
-		if [[ -n $why ]]; then kept+=("$level $type: $why"); else unkept=1; fi
-	done < <(sed -n 's/^\(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\):.*/\1 \2/p' <<<"$res")
-	if [[ $total == "total: ?"* ]] || ((unkept || ${#kept[@]} == 0)); then
+		[[ $level != ERROR ]] && kept_why "$name" "$type" "$msg"
+		if [[ -n $why ]]; then kept+=("$level $type: $msg" "  kept: $why"); else unkept=1; fi
+	done < <(sed -n 's/^\(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\): \(.*\)/\1|\2|\3/p' <<<"$res")
+	# Every message counted in the total must have been read.
+	want=$(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 + \2 + \3/p' <<<"$total")
+	if [[ -z $want ]] || ((unkept || seen == 0 || seen != want)); then
 		echo "          FAIL $name: $total"
 		sed -n '/^\(ERROR\|WARNING\|CHECK\):/,/^$/p' <<<"$res" | sed 's/^/            /'
 		fail=1
 	else
-		echo "          ok   $name, keeping (scripts/checkpatch-kept.txt):"
+		echo "          ok   $name, with what scripts/checkpatch-kept.txt keeps:"
 		printf '                 %s\n' "${kept[@]}"
 	fi
 done
+while IFS='|' read -r glob type text _; do
+	[[ -z $glob || $glob == \#* ]] && continue
+	[[ -n ${kept_used[$glob|$type|$text]:-} ]] && continue
+	echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
+	fail=1
+done <"$kept_list"
 
 echo "  CHECK   kernel-doc -v"
 pristine=$(git -C "$ex" rev-list --max-parents=0 series)
