@@ -45,15 +45,16 @@ enum km_context {
 			 "kmap_atomic: no such slot, use an enum km_type")
 
 /*
- * The page behind an address from any kind of kmap, or a lowmem, vmalloc
- * or module address; NULL for anything else. See mm/kmap_atomic_to_page.c.
+ * The page behind an address from any kind of kmap, or a lowmem or vmalloc
+ * address; NULL for anything else. See mm/kmap_atomic_to_page.c.
  */
 #ifdef CONFIG_HIGHMEM
 struct page *kmap_atomic_to_page(void *addr);
 #else
 /*
- * Modules call this too, and is_vmalloc_or_module_addr() is not exported:
- * x86-32's modules live in the vmalloc area, which is_vmalloc_addr() tests.
+ * Modules call this too, and is_vmalloc_or_module_addr() is not exported.
+ * x86-32's modules live in the vmalloc area, which is_vmalloc_addr() tests;
+ * a module address outside it (x86-64, arm64) gives NULL.
  */
 static inline struct page *kmap_atomic_to_page(void *addr)
 {
