@@ -20,27 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "kmap_atomic_kunit_pages.h"
-
-#define WORDS (PAGE_SIZE / sizeof(u32))
-#define PATTERN_MULT 2654435761u	/* spreads the words' values */
-
-static void fill(u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		p[i] = seed ^ (i * PATTERN_MULT);
-}
-
-static bool holds(const u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		if (p[i] != (seed ^ (i * PATTERN_MULT)))
-			return false;
-	return true;
-}
+#include "kmap_atomic_test_pattern.h"
 
 /*
  * The highest kind of page this machine has, so that a case runs
@@ -60,24 +40,6 @@ static struct page *second_best_page(unsigned int n)
 	if (chunks[HIGHMEM_BELOW_4G])
 		return test_page(HIGHMEM_BELOW_4G, n);
 	return best_page(n);
-}
-
-/* Fill @page through kmap_local, which every kernel has. */
-static void fill_page(struct page *page, u32 seed)
-{
-	u32 *p = kmap_local_page(page);
-
-	fill(p, seed);
-	kunmap_local(p);
-}
-
-static bool page_holds(struct page *page, u32 seed)
-{
-	u32 *p = kmap_local_page(page);
-	bool ok = holds(p, seed);
-
-	kunmap_local(p);
-	return ok;
 }
 
 /*
@@ -119,12 +81,12 @@ static int kmap_local_depth(void)
 }
 
 /*
- * What two typed maps add to the stack: nothing with the slots, two
- * entries without them (each with a guard with CONFIG_DEBUG_KMAP_LOCAL).
+ * What @n kmap_local_page() maps add to the stack (each has a guard entry
+ * with CONFIG_DEBUG_KMAP_LOCAL), and what @n typed maps add: nothing with
+ * the slots, as many without them.
  */
-#define TWO_TYPED_ENTRIES						\
-	(IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) ? 0 :			\
-	 IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 4 : 2)
+#define LOCAL_ENTRIES(n)	((n) * (IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1))
+#define TYPED_ENTRIES(n)	(IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) ? 0 : LOCAL_ENTRIES(n))
 
 /* Both pages highmem, so that the typed maps make mappings at all. */
 static void need_two_highmem(struct kunit *test, struct page *a, struct page *b)
@@ -282,7 +244,7 @@ static void release_in_map_order(struct kunit *test)
 	fill(dst, 0xb);
 	kunmap_atomic(dst, KM_USER1);
 	expect_restored(test, before);
-	KUNIT_EXPECT_EQ_MSG(test, depth_inside, depth + TWO_TYPED_ENTRIES,
+	KUNIT_EXPECT_EQ_MSG(test, depth_inside, depth + TYPED_ENTRIES(2),
 			    "the two maps did not take the entries they should");
 	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
 			    "kmap_local's stack is not as before the two maps");
@@ -315,7 +277,11 @@ static void release_in_map_order(struct kunit *test)
  * slots, released entries are taken again, not piled up to kmap_local's
  * BUG at 16).
  */
-#define REMAPS 40
+/*
+ * Few enough that without the reuse the stack's growth fails the case
+ * before it reaches kmap_local's BUG() at KM_MAX_IDX entries.
+ */
+#define REMAPS 5
 
 static void remap_in_turn(struct kunit *test)
 {
@@ -347,7 +313,7 @@ static void remap_in_turn(struct kunit *test)
 
 	expect_restored(test, before);
 	KUNIT_EXPECT_EQ_MSG(test, lost, 0U, "a mapping lost its page when the other was remapped");
-	KUNIT_EXPECT_LE_MSG(test, deepest, depth + TWO_TYPED_ENTRIES,
+	KUNIT_EXPECT_LE_MSG(test, deepest, depth + TYPED_ENTRIES(2),
 			    "kmap_local's stack grew with the remaps");
 	KUNIT_EXPECT_EQ(test, kmap_local_depth(), depth);
 	expect_unmapped(test, pages[0], addr[0]);
@@ -365,6 +331,7 @@ static void unmap_twice_changes_nothing(struct kunit *test)
 	struct page *a = best_page(11), *b = second_best_page(12);
 	struct atomic_state before, released, after;
 	int depth = kmap_local_depth();
+	unsigned long reports;
 	struct page *b_seen;
 	u32 *src, *dst;
 
@@ -377,14 +344,17 @@ static void unmap_twice_changes_nothing(struct kunit *test)
 	dst = kmap_atomic(b, KM_USER1);
 	kunmap_atomic(src, KM_USER0);
 	released = atomic_state_now();
+	reports = kmap_atomic_reports();
 	pr_info("KMAP-EXPECT-BEGIN an unmap of a released mapping\n");
 	kunmap_atomic(src, KM_USER0);
 	pr_info("KMAP-EXPECT-END an unmap of a released mapping\n");
 	after = atomic_state_now();
+	reports = kmap_atomic_reports() - reports;
 	b_seen = kmap_atomic_to_page(dst);
 	fill(dst, 0x77);
 	kunmap_atomic(dst, KM_USER1);
 
+	KUNIT_EXPECT_EQ_MSG(test, reports, 1UL, "the second unmap was not reported once");
 	KUNIT_EXPECT_EQ_MSG(test, after.preempt, released.preempt,
 			    "the second unmap gave back the preemption count again");
 	KUNIT_EXPECT_EQ_MSG(test, after.pagefault, released.pagefault,
@@ -406,8 +376,9 @@ static void unmap_twice_changes_nothing(struct kunit *test)
 struct irq_typed_map {
 	struct irq_work work;
 	struct page *page;
-	int depth_before, depth_after;
-	bool ok;
+	void *addr;
+	int depth_before, depth_inside, depth_after;
+	bool ok, hardirq;
 };
 
 static void irq_typed_map_fn(struct irq_work *work)
@@ -415,8 +386,11 @@ static void irq_typed_map_fn(struct irq_work *work)
 	struct irq_typed_map *m = container_of(work, struct irq_typed_map, work);
 	u32 *addr;
 
+	m->hardirq = in_hardirq();
 	m->depth_before = kmap_local_depth();
 	addr = kmap_atomic(m->page, KM_IRQ0);
+	m->addr = addr;
+	m->depth_inside = kmap_local_depth();
 	m->ok = holds(addr, 0x1e);
 	kunmap_atomic(addr, KM_IRQ0);
 	m->depth_after = kmap_local_depth();
@@ -458,9 +432,14 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, released.preempt, before.preempt,
 			    "preemption is still off after the typed unmap: no switch was tested");
 	KUNIT_EXPECT_EQ(test, released.pagefault, before.pagefault);
-	KUNIT_EXPECT_EQ_MSG(test, depth_released, depth + TWO_TYPED_ENTRIES,
+	KUNIT_EXPECT_EQ_MSG(test, depth_released, depth + TYPED_ENTRIES(1) + LOCAL_ENTRIES(1),
 			    "the released entry and kmap_local_page()'s are not both on the stack");
+	KUNIT_EXPECT_TRUE(test, m.hardirq);
 	KUNIT_EXPECT_EQ(test, m.depth_before, depth_released);
+	KUNIT_EXPECT_EQ_MSG(test, m.depth_inside, m.depth_before + TYPED_ENTRIES(1),
+			    "the interrupt's map pushed no entry of its own");
+	KUNIT_EXPECT_NE_MSG(test, (unsigned long)m.addr & PAGE_MASK, (unsigned long)src & PAGE_MASK,
+			    "the interrupt's map took the task's released entry");
 	KUNIT_EXPECT_TRUE_MSG(test, m.ok, "the interrupt's map did not reach its page");
 	KUNIT_EXPECT_EQ_MSG(test, m.depth_after, m.depth_before,
 			    "the interrupt left kmap_local's stack changed");

@@ -81,7 +81,7 @@ static pte_t released_pte(void)
 
 /* How many released entries wait on this CPU, for the cheap test inline. */
 DEFINE_PER_CPU(unsigned int, kmap_atomic_released);
-EXPORT_PER_CPU_SYMBOL(kmap_atomic_released);
+EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_released);	/* for the KUnit suites */
 
 /**
  * __kmap_atomic_pop_released - pop released entries at the top of the stack
@@ -106,7 +106,6 @@ void __kmap_atomic_pop_released(void)
 	}
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL(__kmap_atomic_pop_released);
 
 /*
  * Release an entry that is not the top: unmapped now, popped later. An
@@ -185,6 +184,21 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot)
 }
 EXPORT_SYMBOL(kmap_atomic_any_order);
 
+static atomic_long_t reports;
+
+/**
+ * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
+ *
+ * Return: without the slots, the count since boot of typed unmaps of an
+ * address that mapped nothing of the task's (the first is printed). For
+ * tests.
+ */
+unsigned long kmap_atomic_reports(void)
+{
+	return atomic_long_read(&reports);
+}
+EXPORT_SYMBOL(kmap_atomic_reports);
+
 /* What a typed unmap finds at an address. */
 enum local_entry {
 	ENTRY_TOP,	/* the top of the stack, or no kmap_local address */
@@ -235,6 +249,7 @@ void kunmap_atomic_any_order(const void *addr)
 		__kunmap_atomic(addr);
 		return;
 	case ENTRY_GONE:
+		atomic_long_inc(&reports);
 		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p, which maps nothing of this task's (unmapped twice?): nothing changed\n",
 			  (void *)_RET_IP_, addr);
 		return;

@@ -45,8 +45,9 @@ enum km_context {
 			 "kmap_atomic: no such slot, use an enum km_type")
 
 /*
- * The page behind an address from any kind of kmap, or a lowmem or vmalloc
- * address; NULL for anything else. See mm/kmap_atomic_to_page.c.
+ * The page behind an address from any kind of kmap, or a lowmem, vmalloc or
+ * (with HIGHMEM, or where modules live in the vmalloc area) module address;
+ * NULL for anything else. See mm/kmap_atomic_to_page.c.
  */
 #ifdef CONFIG_HIGHMEM
 struct page *kmap_atomic_to_page(void *addr);
@@ -54,7 +55,8 @@ struct page *kmap_atomic_to_page(void *addr);
 /*
  * Modules call this too, and is_vmalloc_or_module_addr() is not exported.
  * x86-32's modules live in the vmalloc area, which is_vmalloc_addr() tests;
- * a module address outside it (x86-64, arm64) gives NULL.
+ * a module address outside it (where modules have an area of their own)
+ * gives NULL.
  */
 static inline struct page *kmap_atomic_to_page(void *addr)
 {
@@ -204,11 +206,15 @@ static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 		__kunmap_atomic(addr);
 }
 
+#ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
+unsigned long kmap_atomic_reports(void);
+#else
 /* No slots, no checks: nothing is reported. */
 static inline unsigned long kmap_atomic_reports(void)
 {
 	return 0;
 }
+#endif
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 /**
@@ -277,11 +283,10 @@ static inline unsigned long kmap_atomic_reports(void)
  */
 #define kunmap_atomic_typed(addr, type)					\
 do {									\
-	typeof(addr) __kmap_addr = (addr);				\
-									\
-	BUILD_BUG_ON(__same_type(__kmap_addr, struct page *));		\
+	/* typeof() does not evaluate @addr: it is evaluated once, below. */ \
+	BUILD_BUG_ON(__same_type(typeof(addr), struct page *));	\
 	__kmap_atomic_check_type(type);					\
-	__kunmap_atomic_typed(__kmap_addr, type);			\
+	__kunmap_atomic_typed(addr, type);				\
 } while (0)
 
 #endif /* _LINUX_HIGHMEM_TYPED_H */
