@@ -246,11 +246,13 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn
 	return vaddr;
 }
 
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
 /* For the debug checks, which keep their own record of the slots. */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
 	return map_idx(idx, pfn, prot);
 }
+#endif
 
 /* Clear a slot's pte and flush its address here: it faults from now on. */
 static __always_inline void clear_idx(pte_t *ptep, unsigned long vaddr)

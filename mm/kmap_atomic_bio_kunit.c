@@ -22,10 +22,13 @@ static int bio_kmap_suite_init(struct kunit_suite *suite)
 {
 	enum page_kind kind;
 	unsigned int n, off;
+	int ret;
 
-	test_chunks_get(suite);
+	ret = test_chunks_get(suite);
+	if (ret)
+		return ret;
 	for (kind = 0; kind < PAGE_KIND_NR; kind++) {
-		for (n = 0; chunks[kind] && n < CHUNK_PAGES; n++) {
+		for (n = 0; chunks[kind] && n < KMAP_TEST_CHUNK_PAGES; n++) {
 			u8 *p = kmap_local_page(test_page(kind, n));
 
 			for (off = 0; off < PAGE_SIZE; off++)

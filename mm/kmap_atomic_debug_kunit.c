@@ -21,25 +21,7 @@
 #include <linux/nmi.h>
 #include <asm/apic.h>
 
-#define WORDS (PAGE_SIZE / sizeof(u32))
-
-static void fill(u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		p[i] = seed + i;
-}
-
-static bool holds(const u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		if (p[i] != seed + i)
-			return false;
-	return true;
-}
+#include "kmap_atomic_test_pattern.h"
 
 struct debug_test {
 	struct page *page[2];
@@ -187,16 +169,6 @@ static bool softirq0_held_across_irq(struct kunit *test, const char *what,
 	return kept;
 }
 
-/* Does page @n hold @seed's pattern? Read through a kmap_local mapping. */
-static bool page_holds(struct debug_test *t, unsigned int n, u32 seed)
-{
-	u32 *p = kmap_local_page(t->page[n]);
-	bool ok = holds(p, seed);
-
-	kunmap_local(p);
-	return ok;
-}
-
 /*
  * A second map of a held slot, in the same context: the intruder gets a
  * spare of its own and both keep their data.
@@ -230,7 +202,7 @@ static void collision_same_context(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, holder_after, "the intruder's unmap took the holder's page");
 	KUNIT_EXPECT_EQ(test, held, 2);
 	KUNIT_EXPECT_EQ(test, after, 0);
-	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, 0xbeef));
+	KUNIT_EXPECT_TRUE(test, page_holds(t->page[1], 0xbeef));
 }
 
 /* A hard interrupt steps on the softirq slot a bottom-half section holds. */
@@ -266,7 +238,7 @@ static void collision_from_hardirq(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, in.apart);
 	KUNIT_EXPECT_TRUE_MSG(test, in.reads, "the interrupt's spare does not show its page");
 	KUNIT_EXPECT_TRUE_MSG(test, holder_kept, "the holder lost its page to the interrupt");
-	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, 0xd00d));
+	KUNIT_EXPECT_TRUE(test, page_holds(t->page[1], 0xd00d));
 }
 
 /* Each slot class from each context: reported exactly when it breaks the rule. */
@@ -965,7 +937,7 @@ static void correct_26_usage_is_quiet(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports() - before, 0UL, "reports after %s", u->name);
 	KUNIT_EXPECT_EQ(test, b.preempt, a.preempt);
 	KUNIT_EXPECT_EQ(test, b.pagefault, a.pagefault);
-	KUNIT_EXPECT_TRUE(test, page_holds(t, 0, seed_of(t, 0)));
+	KUNIT_EXPECT_TRUE(test, page_holds(t->page[0], seed_of(t, 0)));
 }
 
 /*
@@ -1091,7 +1063,7 @@ static int kmap_test_nmi(unsigned int cmd, struct pt_regs *regs)
 		return NMI_HANDLED;
 	}
 	r->in_irq_slot += (unsigned long)p == kmap_atomic_slot_addr(r->cpu, KM_IRQ0);
-	p[WORDS - 1] = seed_of(r->t, 1) + WORDS - 1;	/* what it held: unchanged */
+	p[WORDS - 1] = pattern(seed_of(r->t, 1), WORDS - 1);	/* what it held: unchanged */
 	r->nmis++;
 	kunmap_atomic(p, KM_IRQ0);
 	return NMI_HANDLED;
@@ -1114,7 +1086,7 @@ static void nmi_rounds_in_irq(void *arg)
 		if (i & 1)
 			apic->send_IPI_mask(cpumask_of(r->cpu), NMI_VECTOR);
 		r->irq_bad += p[0] != seed_of(r->t, 0) ||
-			      p[WORDS / 2] != seed_of(r->t, 0) + WORDS / 2;
+			      p[WORDS / 2] != pattern(seed_of(r->t, 0), WORDS / 2);
 		kunmap_atomic(p, KM_IRQ0);
 		for (spin = 0; atomic_read(&r->pending) && spin < 1000000; spin++)
 			cpu_relax();
@@ -1144,8 +1116,8 @@ static void nmi_while_irq_holds_slot(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, r.in_irq_slot, 0UL, "NMIs given the interrupt's KM_IRQ0");
 	KUNIT_EXPECT_EQ(test, r.nulls, 0UL);
 	KUNIT_EXPECT_EQ_MSG(test, r.irq_bad, 0UL, "interrupt reads that saw another page");
-	KUNIT_EXPECT_TRUE(test, page_holds(t, 0, seed_of(t, 0)));
-	KUNIT_EXPECT_TRUE(test, page_holds(t, 1, seed_of(t, 1)));
+	KUNIT_EXPECT_TRUE(test, page_holds(t->page[0], seed_of(t, 0)));
+	KUNIT_EXPECT_TRUE(test, page_holds(t->page[1], seed_of(t, 1)));
 }
 
 /* An address in the slots is described: slot, CPU, offset, holder or last unmapper. */

@@ -20,31 +20,7 @@
 #include <linux/vmalloc.h>
 
 #include "kmap_atomic_kunit_pages.h"
-
-#define WORDS (PAGE_SIZE / sizeof(u32))
-
-static u32 pattern(u32 seed, unsigned int i)
-{
-	return seed ^ (i * 2654435761u);
-}
-
-static void fill(u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		p[i] = pattern(seed, i);
-}
-
-static bool holds(const u32 *p, u32 seed)
-{
-	unsigned int i;
-
-	for (i = 0; i < WORDS; i++)
-		if (p[i] != pattern(seed, i))
-			return false;
-	return true;
-}
+#include "kmap_atomic_test_pattern.h"
 
 /* What one map .. unmap saw; filled in atomic context, checked later. */
 struct probe {
@@ -440,16 +416,14 @@ static void slot_pair_copy(struct kunit *test)
 	struct page *src, *dst;
 	unsigned long flags = 0;
 	bool irq = kmap_atomic_slot_context(c->src) == KM_CTX_IRQ;
-	void *s, *d, *alias;
+	void *s, *d;
 
 	need_kind(test, c->src_kind);
 	need_kind(test, c->dst_kind);
 	src = test_page(c->src_kind, 2);
 	dst = test_page(c->dst_kind, 3);
-	fill(kmap(src), 0xc0ffee);
-	kunmap(src);
-	memset(kmap(dst), 0, PAGE_SIZE);
-	kunmap(dst);
+	fill_page(src, 0xc0ffee);
+	fill_page(dst, 0);
 
 	if (irq)
 		local_irq_save(flags);
@@ -464,9 +438,7 @@ static void slot_pair_copy(struct kunit *test)
 
 	if (PageHighMem(src) && PageHighMem(dst))
 		KUNIT_EXPECT_PTR_NE(test, s, d);
-	alias = kmap(dst);
-	KUNIT_EXPECT_TRUE_MSG(test, holds(alias, 0xc0ffee), "the copy did not reach the page");
-	kunmap(dst);
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(dst, 0xc0ffee), "the copy did not reach the page");
 	KUNIT_EXPECT_TRUE(test, preemptible());
 }
 
@@ -589,8 +561,7 @@ static void interleaved_with_untyped(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, il);
 	for (i = 0; i < MAPS; i++) {
 		il->pages[i] = test_page(i % 2 ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G, 6 + i);
-		fill(kmap(il->pages[i]), 0xab00 + i);
-		kunmap(il->pages[i]);
+		fill_page(il->pages[i], 0xab00 + i);
 		il->live[i] = true;
 	}
 
@@ -874,18 +845,17 @@ static void storm_party_init(struct kunit *test, struct storm_party *sp, struct 
 	sp->shadow = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sp->shadow);
 	fill(sp->shadow, page_to_pfn(page));
-	memcpy(kmap(page), sp->shadow, PAGE_SIZE);
-	kunmap(page);
+	memcpy_to_page(page, 0, (const char *)sp->shadow, PAGE_SIZE);
 }
 
 static void storm_party_check(struct kunit *test, struct storm_party *sp, const char *who)
 {
-	void *now = kmap(sp->page);
+	void *now = kmap_local_page(sp->page);
+	int differs = memcmp(now, sp->shadow, PAGE_SIZE);
 
+	kunmap_local(now);
 	KUNIT_EXPECT_EQ_MSG(test, sp->errors, 0UL, "%s saw its page change under it", who);
-	KUNIT_EXPECT_EQ_MSG(test, memcmp(now, sp->shadow, PAGE_SIZE), 0,
-			    "%s's page does not hold what it wrote", who);
-	kunmap(sp->page);
+	KUNIT_EXPECT_EQ_MSG(test, differs, 0, "%s's page does not hold what it wrote", who);
 }
 
 static void task_slot_under_interrupt_storm(struct kunit *test)

@@ -1,88 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For the KUnit suites of typed atomic kmaps: one physically contiguous
- * chunk of pages of each kind (lowmem, highmem below 4 GiB, highmem above),
- * found once per suite. Each suite that includes this has its own.
+ * chunk of pages of each kind (lowmem, highmem below 4 GiB, highmem above)
+ * this machine has, found once per suite. Each suite that includes this
+ * has its own.
  */
 #ifndef _MM_KMAP_ATOMIC_KUNIT_PAGES_H
 #define _MM_KMAP_ATOMIC_KUNIT_PAGES_H
 
 #include <kunit/test.h>
-#include <linux/gfp.h>
-#include <linux/highmem.h>
-#include <linux/list.h>
-#include <linux/pfn.h>
-#include <linux/sizes.h>
 #include <asm/pgtable_types.h>
 
-enum page_kind { LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G, PAGE_KIND_NR };
+#include "kmap_atomic_test_pages.h"
 
-static const char * const page_kind_names[PAGE_KIND_NR] = {
-	[LOWMEM] = "lowmem",
-	[HIGHMEM_BELOW_4G] = "highmem",
-	[HIGHMEM_ABOVE_4G] = "above-4G",
-};
-
-#define CHUNK_ORDER	4
-#define CHUNK_PAGES	BIT(CHUNK_ORDER)
+static struct list_head chunk_list[PAGE_KIND_NR];
 static struct page *chunks[PAGE_KIND_NR];
 
 static struct page *test_page(enum page_kind kind, unsigned int n)
 {
-	return chunks[kind] + n % CHUNK_PAGES;
+	return chunks[kind] + n % KMAP_TEST_CHUNK_PAGES;
 }
 
-static enum page_kind kind_of(struct page *page)
-{
-	if (!PageHighMem(page))
-		return LOWMEM;
-	return PFN_PHYS(page_to_pfn(page)) >= SZ_4G ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G;
-}
-
-/*
- * Highmem comes from the buddy allocator in no particular physical order:
- * allocate until a chunk of each kind turns up, then give the rest back.
- * A lowmem chunk means highmem has run out (or there is none): stop there.
- */
+/* One chunk of each kind this machine has, for the whole suite. */
 static int test_chunks_get(struct kunit_suite *suite)
 {
-	bool above_4g = IS_ENABLED(CONFIG_PHYS_ADDR_T_64BIT);
-	struct page *page, *next;
-	unsigned int tries;
-	LIST_HEAD(spare);
+	unsigned int nr[PAGE_KIND_NR];
+	enum page_kind kind;
+	int ret;
 
-	chunks[LOWMEM] = alloc_pages(GFP_KERNEL, CHUNK_ORDER);
-	for (tries = 0; IS_ENABLED(CONFIG_HIGHMEM) && tries < 65536; tries++) {
-		if (chunks[HIGHMEM_BELOW_4G] && (chunks[HIGHMEM_ABOVE_4G] || !above_4g))
-			break;
-		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN, CHUNK_ORDER);
-		if (!page)
-			break;
-		if (!PageHighMem(page)) {
-			__free_pages(page, CHUNK_ORDER);
-			break;
-		}
-		if (!chunks[kind_of(page)])
-			chunks[kind_of(page)] = page;
-		else
-			list_add(&page->lru, &spare);
-	}
-	list_for_each_entry_safe(page, next, &spare, lru) {
-		list_del(&page->lru);
-		__free_pages(page, CHUNK_ORDER);
-	}
+	ret = kmap_test_chunks_get(chunk_list, nr, 1);
+	if (ret)
+		return ret;
+	for (kind = 0; kind < PAGE_KIND_NR; kind++)
+		chunks[kind] = list_first_entry_or_null(&chunk_list[kind], struct page, lru);
 	return 0;
 }
 
 static void test_chunks_put(struct kunit_suite *suite)
 {
-	enum page_kind kind;
-
-	for (kind = 0; kind < PAGE_KIND_NR; kind++) {
-		if (chunks[kind])
-			__free_pages(chunks[kind], CHUNK_ORDER);
-		chunks[kind] = NULL;
-	}
+	kmap_test_chunks_put(chunk_list);
+	memset(chunks, 0, sizeof(chunks));
 }
 
 /*

@@ -40,6 +40,8 @@
 #include <linux/slab.h>
 #include <linux/timer.h>
 
+#include "kmap_atomic_test_pages.h"
+
 #define MAX_SECONDS	3600
 #define WORDS		16	/* pattern words, spread over the page */
 #define STRIDE		(PAGE_SIZE / sizeof(u32) / WORDS)
@@ -48,11 +50,9 @@
 enum writer_kind { W_TASK0, W_TASK1, W_TIMER, W_TASKLET, W_HRTIMER, W_IRQ_WORK, W_NR };
 enum stress_ctx { CTX_TASK, CTX_SOFTIRQ, CTX_HARDIRQ, CTX_NR };
 enum mech { M_TYPED, M_UNTYPED, M_LOCAL, M_NR };
-enum kind { K_LOWMEM, K_HIGHMEM, K_ABOVE_4G, K_NR };
 
 static const char * const ctx_names[CTX_NR] = { "task", "softirq", "hardirq" };
 static const char * const mech_names[M_NR] = { "typed", "untyped", "local" };
-static const char * const kind_names[K_NR] = { "lowmem", "highmem", "above4G" };
 static const enum stress_ctx ctx_of[W_NR] = {
 	[W_TASK0] = CTX_TASK, [W_TASK1] = CTX_TASK,
 	[W_TIMER] = CTX_SOFTIRQ, [W_TASKLET] = CTX_SOFTIRQ,
@@ -68,11 +68,11 @@ static const enum km_type slots[CTX_NR][2] = {
 
 /* One writer: only it touches its pages and its counts. */
 struct writer {
-	struct page *pages[K_NR];
-	enum kind kinds[K_NR];
+	struct page *pages[PAGE_KIND_NR];
+	enum page_kind kinds[PAGE_KIND_NR];
 	u32 id;
 	u32 seq;
-	unsigned long ops[M_NR][K_NR];
+	unsigned long ops[M_NR][PAGE_KIND_NR];
 	unsigned long mismatches;
 };
 
@@ -124,7 +124,7 @@ static void unmap(enum mech m, void *addr, enum km_type type)
 }
 
 static unsigned int check(struct writer *w, const u32 *a, u32 seq, const char *how,
-			  struct page *page, enum kind k)
+			  struct page *page, enum page_kind k)
 {
 	unsigned int i, bad = 0;
 
@@ -136,7 +136,7 @@ static unsigned int check(struct writer *w, const u32 *a, u32 seq, const char *h
 			continue;
 		if (!bad && w->mismatches < 10)
 			pr_err("writer %#x (%s page, pfn %#lx): word %u read %s is %#x, not %#x\n",
-			       w->id, kind_names[k], page_to_pfn(page), i, how, got, want);
+			       w->id, page_kind_names[k], page_to_pfn(page), i, how, got, want);
 		bad++;
 	}
 	return bad;
@@ -150,8 +150,8 @@ static unsigned int check(struct writer *w, const u32 *a, u32 seq, const char *h
 static void stress_op(struct writer *w, enum stress_ctx ctx)
 {
 	u32 seq = ++w->seq;
-	enum kind k = seq % K_NR;
-	enum mech m = (seq / K_NR) % M_NR;
+	enum page_kind k = seq % PAGE_KIND_NR;
+	enum mech m = (seq / PAGE_KIND_NR) % M_NR;
 	enum mech verify = m == M_TYPED ? M_LOCAL : M_TYPED;
 	struct page *page = w->pages[k];
 	unsigned int i, bad;
@@ -232,86 +232,57 @@ static void stress_irq_work_fn(struct irq_work *work)
 	stress_burst(&cs->w[W_IRQ_WORK], CTX_HARDIRQ, 2);
 }
 
-static enum kind kind_of(struct page *page)
+/* Each kind's chunks, and its pages, index i for the i-th writer. */
+static struct list_head chunks[PAGE_KIND_NR];
+static struct page **pool[PAGE_KIND_NR];
+static unsigned int pool_got[PAGE_KIND_NR];
+
+static void stress_pages_put(void)
 {
-	if (!PageHighMem(page))
-		return K_LOWMEM;
-	return PFN_PHYS(page_to_pfn(page)) >= SZ_4G ? K_ABOVE_4G : K_HIGHMEM;
+	enum page_kind k;
+
+	kmap_test_chunks_put(chunks);
+	for (k = 0; k < PAGE_KIND_NR; k++) {
+		kfree(pool[k]);
+		pool[k] = NULL;
+		pool_got[k] = 0;
+	}
 }
 
-/* The pages of each kind, index i for the i-th writer; kept for freeing. */
-static struct page **pool[K_NR];
-static unsigned int pool_got[K_NR];
-
 /*
- * Give every writer a page of each kind. Highmem comes from the buddy
- * allocator in no particular physical order, above 4 GiB first: allocate
- * chunks (so that 65536 tries cover 4 GiB) until there are enough pages
- * of each kind, then give the rest back. A writer that finds no page of a
+ * Give every writer a page of each kind. A writer that finds no page of a
  * kind (the machine has none, or too few) uses its own page of the next
  * lower kind instead: no page is ever shared between writers.
  */
-#define CHUNK_ORDER	4
-#define CHUNK_PAGES	BIT(CHUNK_ORDER)
-
 static int stress_pages_get(unsigned int nr_writers)
 {
-	struct page *page, *next;
-	unsigned int tries, i = 0, j, cpu, wk;
-	/* Wait only for the kinds this machine has. */
-	unsigned int want_high = totalhigh_pages() ? nr_writers : 0;
-	/*
-	 * Whether RAM lies above 4 GiB is not known to a module (max_pfn is
-	 * not exported): with 64-bit physical addresses, look until the
-	 * allocator has no more highmem to give.
-	 */
-	unsigned int want_above = sizeof(phys_addr_t) > 4 ? want_high : 0;
-	LIST_HEAD(spare);
-	enum kind k;
+	unsigned int nr_chunks[PAGE_KIND_NR];
+	unsigned int i = 0, j, cpu, wk;
+	struct page *page;
+	enum page_kind k;
+	int ret;
 
-	for (k = 0; k < K_NR; k++) {
+	ret = kmap_test_chunks_get(chunks, nr_chunks,
+				   DIV_ROUND_UP(nr_writers, KMAP_TEST_CHUNK_PAGES));
+	if (ret)
+		return ret;
+	for (k = 0; k < PAGE_KIND_NR; k++) {
 		pool[k] = kcalloc(nr_writers, sizeof(*pool[k]), GFP_KERNEL);
 		if (!pool[k])
 			return -ENOMEM;
-	}
-	for (; pool_got[K_LOWMEM] < nr_writers; pool_got[K_LOWMEM]++) {
-		pool[K_LOWMEM][pool_got[K_LOWMEM]] = alloc_page(GFP_KERNEL);
-		if (!pool[K_LOWMEM][pool_got[K_LOWMEM]])
-			return -ENOMEM;
-	}
-	for (tries = 0; tries < SZ_64K; tries++) {
-		if (pool_got[K_HIGHMEM] >= want_high && pool_got[K_ABOVE_4G] >= want_above)
-			break;
-		page = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN | __GFP_NORETRY, CHUNK_ORDER);
-		if (!page)
-			break;
-		/* A chunk is aligned to its size: all of it is of one kind. */
-		k = kind_of(page);
-		if (k == K_LOWMEM || pool_got[k] >= nr_writers) {
-			list_add(&page->lru, &spare);
-			continue;
-		}
-		split_page(page, CHUNK_ORDER);
-		for (j = 0; j < CHUNK_PAGES; j++) {
-			if (pool_got[k] < nr_writers)
+		list_for_each_entry(page, &chunks[k], lru)
+			for (j = 0; j < KMAP_TEST_CHUNK_PAGES && pool_got[k] < nr_writers; j++)
 				pool[k][pool_got[k]++] = page + j;
-			else
-				__free_page(page + j);
-		}
-	}
-	list_for_each_entry_safe(page, next, &spare, lru) {
-		list_del(&page->lru);
-		__free_pages(page, CHUNK_ORDER);
 	}
 
 	for_each_online_cpu(cpu) {
 		for (wk = 0; wk < W_NR; wk++, i++) {
 			struct writer *w = &stress[cpu].w[wk];
 
-			for (k = 0; k < K_NR; k++) {
-				enum kind use = k;
+			for (k = 0; k < PAGE_KIND_NR; k++) {
+				enum page_kind use = k;
 
-				while (use > K_LOWMEM && i >= pool_got[use])
+				while (use > LOWMEM && i >= pool_got[use])
 					use--;
 				w->pages[k] = pool[use][i];
 				w->kinds[k] = use;
@@ -319,20 +290,6 @@ static int stress_pages_get(unsigned int nr_writers)
 		}
 	}
 	return 0;
-}
-
-static void stress_pages_put(void)
-{
-	unsigned int i;
-	enum kind k;
-
-	for (k = 0; k < K_NR; k++) {
-		for (i = 0; i < pool_got[k]; i++)
-			__free_page(pool[k][i]);
-		kfree(pool[k]);
-		pool[k] = NULL;
-		pool_got[k] = 0;
-	}
 }
 
 /* Misuse reports of the typed kmaps, release checks and debug checks. */
@@ -350,11 +307,11 @@ static void stress_start_on_cpu(void *arg)
 
 static int stress_run(unsigned int seconds)
 {
-	unsigned long ops[CTX_NR] = { 0 }, by_mech[M_NR] = { 0 }, by_kind[K_NR] = { 0 };
+	unsigned long ops[CTX_NR] = { 0 }, by_mech[M_NR] = { 0 }, by_kind[PAGE_KIND_NR] = { 0 };
 	unsigned long total = 0, mismatches = 0, reports;
 	unsigned int cpu, wk, t, nr = 0, id = 0;
 	enum mech m;
-	enum kind k;
+	enum page_kind k;
 	int ret;
 
 	cpus_read_lock();
@@ -426,7 +383,7 @@ stop:
 
 			mismatches += w->mismatches;
 			for (m = 0; m < M_NR; m++) {
-				for (k = 0; k < K_NR; k++) {
+				for (k = 0; k < PAGE_KIND_NR; k++) {
 					ops[ctx_of[wk]] += w->ops[m][k];
 					by_mech[m] += w->ops[m][k];
 					by_kind[k] += w->ops[m][k];
@@ -442,9 +399,10 @@ stop:
 		  ctx_names[CTX_HARDIRQ], ops[CTX_HARDIRQ],
 		  mech_names[M_TYPED], by_mech[M_TYPED], mech_names[M_UNTYPED], by_mech[M_UNTYPED],
 		  mech_names[M_LOCAL], by_mech[M_LOCAL],
-		  kind_names[K_LOWMEM], by_kind[K_LOWMEM],
-		  kind_names[K_HIGHMEM], by_kind[K_HIGHMEM],
-		  kind_names[K_ABOVE_4G], by_kind[K_ABOVE_4G], mismatches, reports);
+		  page_kind_names[LOWMEM], by_kind[LOWMEM],
+		  page_kind_names[HIGHMEM_BELOW_4G], by_kind[HIGHMEM_BELOW_4G],
+		  page_kind_names[HIGHMEM_ABOVE_4G], by_kind[HIGHMEM_ABOVE_4G],
+		  mismatches, reports);
 	pr_info("%lu operations in %u s on %u CPUs (task %lu, softirq %lu, hardirq %lu), %lu mismatches, %lu misuse reports\n",
 		total, seconds, nr, ops[CTX_TASK], ops[CTX_SOFTIRQ], ops[CTX_HARDIRQ],
 		mismatches, reports);

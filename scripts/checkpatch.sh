@@ -50,25 +50,58 @@ else
 fi
 
 echo "  CHECK   checkpatch.pl --strict"
-# The warnings we keep, and why: scripts/checkpatch-kept.txt.
+# The warnings we keep, and why: scripts/checkpatch-kept.txt. Each entry
+# names one finding: the patch, the type, and text from "message @ where",
+# where is "file: the line" (the line number left out, so that an entry
+# survives the code around it moving) or "commit message: the line".
 kept_list=$repo/scripts/checkpatch-kept.txt
 declare -A kept_used=()
-kept_why() { # patch name, type, message: sets why to the reason it is kept, or ""
-	local glob type text reason
+kept=()
+while IFS= read -r line; do
+	[[ -z $line || $line == \#* ]] && continue
+	IFS='|' read -r glob type text reason <<<"$line"
+	if [[ ${glob//\*/} == "" || -z $type || -z $text || -z $reason ]]; then
+		echo "          FAIL scripts/checkpatch-kept.txt: '$line' needs a glob that names a patch, a type, a text and a reason"
+		fail=1
+		continue
+	fi
+	kept+=("$glob|$type|$text|$reason")
+done <"$kept_list"
+kept_why() { # patch name, type, "message @ where": sets why to the reason it is kept, or ""
+	local entry glob type text reason
 	why=
-	while IFS='|' read -r glob type text reason; do
-		[[ -z $glob || $glob == \#* ]] && continue
-		[[ ${glob//\*/} != "" && -n $text && -n $reason ]] || {
-			echo "checkpatch-kept.txt: '$glob|$type|$text|...' needs a glob that names a patch, a text and a reason" >&2
-			return
-		}
+	for entry in "${kept[@]}"; do
+		IFS='|' read -r glob type text reason <<<"$entry"
 		# shellcheck disable=SC2053 # $glob is a glob on purpose
 		if [[ $1 == $glob && $2 == "$type" && $3 == *"$text"* ]]; then
 			kept_used[$glob|$type|$text]=1
 			why=$reason
 			return
 		fi
-	done <"$kept_list"
+	done
+}
+# checkpatch's findings as "LEVEL|TYPE|message @ where", one per line.
+findings() {
+	awk '
+	function flush() { if (head != "") print head " @ " where; head = "" }
+	/^(ERROR|WARNING|CHECK):[A-Z0-9_]+: / {
+		flush()
+		level = $0; sub(/:.*/, "", level)
+		type = $0; sub(/^[A-Z]+:/, "", type); sub(/:.*/, "", type)
+		msg = $0; sub(/^[A-Z]+:[A-Z0-9_]+: /, "", msg)
+		head = level "|" type "|" msg; where = ""; state = 1; next
+	}
+	state == 1 && /^#[0-9]+: FILE: / {
+		file = $0; sub(/^#[0-9]+: FILE: /, "", file); sub(/:[0-9]+:$/, "", file)
+		state = 2; next
+	}
+	state == 1 && /^#[0-9]+: *$/ { file = "commit message"; state = 2; next }
+	state == 2 {
+		code = $0; sub(/^\+/, "", code); gsub(/^[ \t]+|[ \t]+$/, "", code)
+		where = file ": " code; state = 0; next
+	}
+	/^$/ { flush(); state = 0 }
+	END { flush() }'
 }
 for p in "${patches[@]}"; do
 	name=$(basename "$p")
@@ -78,14 +111,13 @@ for p in "${patches[@]}"; do
 		echo "          ok   $name"
 		continue
 	fi
-	# Each message is "ERROR:TYPE: text", "WARNING:TYPE: text" or "CHECK:TYPE: text".
-	unkept=0 seen=0 kept=()
+	unkept=0 seen=0 shown=()
 	while IFS='|' read -r level type msg; do
 		seen=$((seen + 1))
 		why=
 		[[ $level != ERROR ]] && kept_why "$name" "$type" "$msg"
-		if [[ -n $why ]]; then kept+=("$level $type: $msg" "  kept: $why"); else unkept=1; fi
-	done < <(sed -n 's/^\(ERROR\|WARNING\|CHECK\):\([A-Z0-9_]*\): \(.*\)/\1|\2|\3/p' <<<"$res")
+		if [[ -n $why ]]; then shown+=("$level $type: $msg" "  kept: $why"); else unkept=1; fi
+	done < <(findings <<<"$res")
 	# Every message counted in the total must have been read.
 	want=$(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 + \2 + \3/p' <<<"$total")
 	if [[ -z $want ]] || ((unkept || seen == 0 || seen != want)); then
@@ -94,15 +126,15 @@ for p in "${patches[@]}"; do
 		fail=1
 	else
 		echo "          ok   $name, with what scripts/checkpatch-kept.txt keeps:"
-		printf '                 %s\n' "${kept[@]}"
+		printf '                 %s\n' "${shown[@]}"
 	fi
 done
-while IFS='|' read -r glob type text _; do
-	[[ -z $glob || $glob == \#* ]] && continue
+for entry in "${kept[@]}"; do
+	IFS='|' read -r glob type text _ <<<"$entry"
 	[[ -n ${kept_used[$glob|$type|$text]:-} ]] && continue
 	echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
 	fail=1
-done <"$kept_list"
+done
 
 echo "  CHECK   kernel-doc -v"
 pristine=$(git -C "$ex" rev-list --max-parents=0 series)
