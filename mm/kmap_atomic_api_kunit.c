@@ -270,18 +270,18 @@ static void release_in_map_order(struct kunit *test)
 }
 
 /*
- * Two mappings remapped in turn, each at its own page boundaries, as a
- * 2.6 scatterlist walk did with its source and destination: the older
- * one is always the one released, under the newer. Both keep their
- * pages all along, and the stack keeps two entries at most (without the
- * slots, released entries are taken again, not piled up to kmap_local's
- * BUG at 16).
- */
-/*
  * Few enough that without the reuse the stack's growth fails the case
  * before it reaches kmap_local's BUG() at KM_MAX_IDX entries.
  */
 #define REMAPS 5
+
+/*
+ * Two mappings remapped in turn, each at its own page boundaries, as a
+ * 2.6 scatterlist walk did with its source and destination: the older
+ * one is always the one released, under the newer. Both keep their
+ * pages all along, and the stack keeps two entries at most (without the
+ * slots, released entries are taken again, not piled up).
+ */
 
 static void remap_in_turn(struct kunit *test)
 {

@@ -75,7 +75,7 @@ static void need_kind(struct kunit *test, enum page_kind kind)
 	if (chunks[kind])
 		return;
 	KUNIT_ASSERT_FALSE_MSG(test, kind_exists(kind),
-			       "this machine has %s pages, but no free chunk of them was found",
+			       "this machine has %s pages, but the bounded search found no free chunk of them (memory fragmented, or more highmem than it looks through)",
 			       page_kind_names[kind]);
 	kunit_skip(test, "no %s page in this machine (MEM=6G gives all three kinds)",
 		   page_kind_names[kind]);

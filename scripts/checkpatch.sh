@@ -51,9 +51,11 @@ fi
 
 echo "  CHECK   checkpatch.pl --strict"
 # The warnings we keep, and why: scripts/checkpatch-kept.txt. Each entry
-# names one finding: the patch, the type, and text from "message @ where",
-# where is "file: the line" (the line number left out, so that an entry
-# survives the code around it moving) or "commit message: the line".
+# names one finding: the patch, the type, and how "message @ where" ends,
+# from the "@" on, where is "file: the line" (the line's blanks squeezed
+# to one space, its number left out, so
+# that an entry survives the code around it moving) or "commit message:
+# the line". An entry that keeps more than one finding fails.
 kept_list=$repo/scripts/checkpatch-kept.txt
 declare -A kept_used=()
 kept=()
@@ -65,6 +67,11 @@ while IFS= read -r line; do
 		fail=1
 		continue
 	fi
+	if [[ $text != "@ "* ]]; then
+		echo "          FAIL scripts/checkpatch-kept.txt: '$line': the text must be '@ file: line' or '@ commit message: line'"
+		fail=1
+		continue
+	fi
 	kept+=("$glob|$type|$text|$reason")
 done <"$kept_list"
 kept_why() { # patch name, type, "message @ where": sets why to the reason it is kept, or ""
@@ -73,8 +80,8 @@ kept_why() { # patch name, type, "message @ where": sets why to the reason it is
 	for entry in "${kept[@]}"; do
 		IFS='|' read -r glob type text reason <<<"$entry"
 		# shellcheck disable=SC2053 # $glob is a glob on purpose
-		if [[ $1 == $glob && $2 == "$type" && $3 == *"$text"* ]]; then
-			kept_used[$glob|$type|$text]=1
+		if [[ $1 == $glob && $2 == "$type" && $3 == *" $text" ]]; then
+			kept_used[$glob|$type|$text]=$((${kept_used[$glob|$type|$text]:-0} + 1))
 			why=$reason
 			return
 		fi
@@ -97,7 +104,7 @@ findings() {
 	}
 	state == 1 && /^#[0-9]+: *$/ { file = "commit message"; state = 2; next }
 	state == 2 {
-		code = $0; sub(/^\+/, "", code); gsub(/^[ \t]+|[ \t]+$/, "", code)
+		code = $0; sub(/^\+/, "", code); gsub(/^[ \t]+|[ \t]+$/, "", code); gsub(/[ \t]+/, " ", code)
 		where = file ": " code; state = 0; next
 	}
 	/^$/ { flush(); state = 0 }
@@ -131,8 +138,13 @@ for p in "${patches[@]}"; do
 done
 for entry in "${kept[@]}"; do
 	IFS='|' read -r glob type text _ <<<"$entry"
-	[[ -n ${kept_used[$glob|$type|$text]:-} ]] && continue
-	echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
+	n=${kept_used[$glob|$type|$text]:-0}
+	((n == 1)) && continue
+	if ((n == 0)); then
+		echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
+	else
+		echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob for $n findings: an entry keeps one; change the code, or argue each"
+	fi
 	fail=1
 done
 
