@@ -43,11 +43,13 @@ unpack() {
 # are popped as they were pushed, which the repository may have changed since.
 # (quilt keeps the name "patches" in .pc/, so the tree's link is swung.)
 pop_all() {
-	[[ -n $(q applied 2>/dev/null) ]] || return 0
 	local out rc=0 popping=$state/popping applied
+	# What is applied, from quilt's own list: 'quilt applied' gives nothing
+	# once a patch has been inserted under the top one in patches/series.
+	applied=$(cat "$tree/.pc/applied-patches" 2>/dev/null || true)
+	[[ -n $applied ]] || return 0
 	# The repository's patches, with the pushed versions over them, and a
 	# series that is what is applied (quilt wants each patch listed).
-	applied=$(q applied)
 	rm -rf "$popping"
 	cp -rL "$repo/patches" "$popping"
 	[[ -d $applied_copy ]] && cp -r "$applied_copy/." "$popping/"
