@@ -2,7 +2,7 @@
 /*
  * Typed atomic kmaps: each CPU owns KM_SLOTS_PER_CPU fixmap pages, one per
  * enum km_type slot, KM_SPARE_SLOTS spares, and padding to whole cache
- * lines of ptes (<asm/kmap_types.h>). The caller names the slot
+ * lines of ptes (<linux/kmap_types.h>). The caller names the slot
  * and runs with preemption off, so a map is one pte written into a none
  * pte, and an unmap clears that pte and flushes the one address on this
  * CPU: no lock, no search, no shared state. The map needs no flush: the
@@ -115,7 +115,7 @@ EXPORT_SYMBOL(kmap_atomic_slot_name);
  * kmap_atomic_slot_context - the context a slot is reserved for
  * @type: the slot; must be below KM_TYPE_NR
  *
- * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ or KM_CTX_IRQ (see <asm/kmap_types.h>);
+ * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ or KM_CTX_IRQ (see <linux/kmap_types.h>);
  * KM_CTX_IRQ, the strictest, after a warning for a @type that is no slot.
  */
 enum km_context kmap_atomic_slot_context(enum km_type type)
@@ -247,7 +247,6 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn
 }
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* For the debug checks, which keep their own record of the slots. */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
 	return map_idx(idx, pfn, prot);
@@ -266,13 +265,6 @@ void kmap_atomic_clear_idx(unsigned int idx)
 {
 	clear_idx(slot_pte(idx), slot_addr(idx));
 }
-
-/*
- * Fallback entries of kmap_local's stack carry a software bit in their
- * pte, so that a kmap_local_page() of the same page at the same place is
- * never taken for one (the bit means nothing in a kernel mapping).
- */
-#define KMAP_FALLBACK_TAG	_PAGE_SOFTW2
 
 /*
  * Does this task's kmap_local stack still hold fallback @i as it was
@@ -304,7 +296,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	void *addr;
 	int idx;
 
-	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) | KMAP_FALLBACK_TAG));
+	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) |
+						   arch_kmap_atomic_fallback_tag));
 	vaddr = (unsigned long)addr;
 	idx = kmap_atomic_local_entry(vaddr);
 	/* An interrupt that falls back too must see the table whole. */

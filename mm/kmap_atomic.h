@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between mm/kmap_atomic.c, mm/kmap_atomic_debug.c, mm/kmap_atomic_local.c
- * and mm/kmap_atomic_to_page.c: slots by index (with the slots only), typed
- * maps on kmap_local's stack, and what a lowmem address is
+ * Between mm/highmem.c, mm/kmap_atomic.c, mm/kmap_atomic_debug.c,
+ * mm/kmap_atomic_local.c and mm/kmap_atomic_to_page.c: slots by index
+ * (with the slots only), typed maps on kmap_local's stack, the hooks an
+ * architecture may override, and what a lowmem address is
  * (kmap_atomic_to_page() needs it without the slots too).
  */
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
 
+#include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
 #include <linux/uaccess.h>
@@ -41,6 +43,33 @@ bool kmap_atomic_is_local(unsigned long vaddr);
 int kmap_atomic_local_entry(unsigned long vaddr);
 unsigned long kmap_atomic_local_top(void);
 void kmap_atomic_release_buried(unsigned long vaddr);
+
+/*
+ * For kunmap_local_indexed() (mm/highmem.c): a typed map on kmap_local's
+ * stack released out of order waits there until it is the top. The count
+ * is exported for the KUnit suites.
+ */
+DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
+void __kmap_atomic_pop_released(void);
+
+static inline void kmap_atomic_pop_released(void)
+{
+	if (unlikely(this_cpu_read(kmap_atomic_released)))
+		__kmap_atomic_pop_released();
+}
+
+/*
+ * The pte that marks an entry released out of order at interrupt level
+ * @level (kmap_atomic_level() >> SOFTIRQ_SHIFT): never none, never
+ * present, never equal to a mapping's pte, since a context switch writes
+ * it back as it is. An architecture whose ptes with no protection bits
+ * can map defines its own.
+ */
+#ifndef arch_kmap_atomic_released_pte
+#define arch_kmap_atomic_released_pte(level)	pfn_pte((level) + 1, __pgprot(0))
+#endif
+#else
+static inline void kmap_atomic_pop_released(void) { }
 #endif
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
@@ -73,11 +102,20 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 	return true;
 }
 
-unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 void kmap_atomic_clear_idx(unsigned int idx);
 bool kmap_atomic_report_site(unsigned long ip);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
+
+/*
+ * A software pte bit that tags a kmap_local fallback's pte, so that a
+ * kmap_local_page() of the same page at the same place is not taken for
+ * it. Without one (0), such a mapping that replaced a fallback released
+ * the wrong way could be released by the fallback's typed unmap.
+ */
+#ifndef arch_kmap_atomic_fallback_tag
+#define arch_kmap_atomic_fallback_tag	0
+#endif
 
 /* What kmap_atomic_fallback_unmap() did with an address. */
 enum kmap_fallback_unmap {
@@ -90,7 +128,12 @@ enum kmap_fallback_unmap {
 
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
+
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+/* For mm/kmap_atomic_debug.c, which keeps its own record of the slots. */
+unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 unsigned int kmap_atomic_fallback_reclaim(void);
+#endif
 
 /*
  * Reports both flavors make in the same words. Arguments: the call site,

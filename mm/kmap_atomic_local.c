@@ -3,7 +3,7 @@
  * Typed maps that live on kmap_local's stack: every typed map of a kernel
  * without the slots (CONFIG_KMAP_ATOMIC_SLOTS=n), and a slots kernel's
  * fallbacks for misuse (mm/kmap_atomic.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
- * x86-32 with HIGHMEM.
+ * HIGHMEM where the architecture has the slots (x86-32).
  *
  * kmap_local releases its entries in reverse order only: its unmap clears
  * the pte of the top entry and flushes the address it is given. 2.6's
@@ -73,15 +73,12 @@ unsigned long kmap_atomic_local_top(void)
  */
 static pte_t released_pte(void)
 {
-	pteval_t level = kmap_atomic_level() >> SOFTIRQ_SHIFT;
-
-	/* Software bits and the level in the frame field: nothing maps. */
-	return __pte(_PAGE_SOFTW1 | level << PAGE_SHIFT);
+	return arch_kmap_atomic_released_pte(kmap_atomic_level() >> SOFTIRQ_SHIFT);
 }
 
 /* How many released entries wait on this CPU, for the cheap test inline. */
 DEFINE_PER_CPU(unsigned int, kmap_atomic_released);
-EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_released);	/* for the KUnit suites */
+EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_released);
 
 /**
  * __kmap_atomic_pop_released - pop released entries at the top of the stack

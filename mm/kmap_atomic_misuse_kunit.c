@@ -22,6 +22,12 @@
 #include "kmap_atomic_kunit_pages.h"
 
 /*
+ * Released entries waiting on this CPU (mm/kmap_atomic_local.c); declared
+ * here since mm/kmap_atomic.h is for built-in code only.
+ */
+DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
+
+/*
  * Read at run time, so that it compiles: a constant that is no slot does
  * not (the compiler would fold a plain static that is never written).
  */

@@ -33,10 +33,8 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/pfn.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 

@@ -8,9 +8,9 @@
 #define _LINUX_HIGHMEM_TYPED_H
 
 #include <linux/build_bug.h>
-#include <asm/kmap_types.h>
+#include <linux/kmap_types.h>
 
-/* Where a slot may be used; the table is in <asm/kmap_types.h>. */
+/* Where a slot may be used; the table is in <linux/kmap_types.h>. */
 enum km_context {
 	KM_CTX_TASK,		/* process context, not in any interrupt */
 	KM_CTX_SOFTIRQ,		/* softirq, or bottom halves disabled */
@@ -66,25 +66,6 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 }
 #endif
 
-#ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
-#include <linux/percpu-defs.h>
-
-/*
- * For kunmap_local_indexed(): a typed map on kmap_local's stack released
- * out of order waits there until it is the top (mm/kmap_atomic_local.c).
- */
-DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
-void __kmap_atomic_pop_released(void);
-
-static inline void kmap_atomic_pop_released(void)
-{
-	if (unlikely(this_cpu_read(kmap_atomic_released)))
-		__kmap_atomic_pop_released();
-}
-#else
-static inline void kmap_atomic_pop_released(void) { }
-#endif
-
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
 
@@ -94,13 +75,6 @@ unsigned long kmap_atomic_reports(void);
 unsigned long kmap_atomic_reports_printed(void);
 const char *kmap_atomic_slot_name(enum km_type type);
 enum km_context kmap_atomic_slot_context(enum km_type type);
-/*
- * CONFIG_DEBUG_KMAP_ATOMIC only: the checked map and unmap, called from the
- * inline functions below so that their return address is the call site.
- */
-void *__kmap_atomic_debug(struct page *page, unsigned long pfn,
-			  enum km_type type, pgprot_t prot);
-bool __kunmap_atomic_debug(const void *addr, enum km_type type);
 
 /*
  * The fixmap address of slot @idx on @cpu: an enum km_type, or one of the
@@ -114,24 +88,20 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 			     idx * KM_SLOT_STRIDE + KM_SLOT_STRIDE - 1);
 }
 
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+/* The checked map and unmap take the place of these (a later patch). */
+#include <linux/highmem-typed-debug.h>
+#else
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
 	preempt_disable();
 	pagefault_disable();
-	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
-		return __kmap_atomic_debug(page, page_to_pfn(page), type, prot);
 	/* page_address() would test PageHighMem() again, out of line. */
 	if (!PageHighMem(page))
 		return lowmem_page_address(page);
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
-}
-
-static __always_inline void *__kmap_atomic_default(struct page *page,
-						   enum km_type type)
-{
-	return __kmap_atomic_typed(page, type, kmap_prot);
 }
 
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
@@ -139,31 +109,31 @@ static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 {
 	preempt_disable();
 	pagefault_disable();
-	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
-		return __kmap_atomic_debug(NULL, pfn, type, kmap_prot);
 	return __kmap_atomic_slot(pfn, type, kmap_prot);
 }
 
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
-	bool ok;
-
-	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC))
-		ok = __kunmap_atomic_debug(addr, type);
-	else
-		ok = __kunmap_atomic_slot(addr, type);
 	/* A misuse was reported there and changed nothing, counts included. */
-	if (!ok)
+	if (!__kunmap_atomic_slot(addr, type))
 		return;
 	pagefault_enable();
 	preempt_enable();
+}
+#endif /* CONFIG_DEBUG_KMAP_ATOMIC */
+
+static __always_inline void *__kmap_atomic_default(struct page *page,
+						   enum km_type type)
+{
+	return __kmap_atomic_typed(page, type, kmap_prot);
 }
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
 /*
- * x86-32: any order, as 2.6's slots (mm/kmap_atomic_local.c); elsewhere
+ * With KMAP_ATOMIC_ANY_ORDER (HIGHMEM where the architecture has the
+ * slots): any order, as 2.6's slots (mm/kmap_atomic_local.c); elsewhere
  * kmap_local's reverse order.
  */
 void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot);

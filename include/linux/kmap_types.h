@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_KMAP_TYPES_H
+#define _LINUX_KMAP_TYPES_H
+
+#include <linux/cache.h>
+#include <linux/threads.h>
+
+/*
+ * The typed atomic kmap slots, one list for every architecture. Where an
+ * architecture has them (it selects ARCH_HAS_KMAP_ATOMIC_SLOTS; x86-32),
+ * with CONFIG_KMAP_ATOMIC_SLOTS each CPU owns one page of kernel address
+ * space per slot; the caller names the slot, so kmap_atomic(page, type) never
+ * fails and never waits. Elsewhere the names only let portable code
+ * compile, and kmap_atomic(page, type) maps like kmap_atomic(page).
+ *
+ * Two users of one slot on one CPU at once would overwrite each other's
+ * mapping, which is why each slot belongs to one context:
+ *
+ *   slot                 context it is for
+ *   KM_BOUNCE_READ       block bounce buffers, local interrupts disabled
+ *   KM_SKB_SUNRPC_DATA   sunrpc socket data, softirq or bottom halves off
+ *   KM_SKB_DATA_SOFTIRQ  skb data copies, softirq or bottom halves off
+ *   KM_USER0, KM_USER1   process context (system calls): not in interrupts
+ *   KM_BIO_SRC_IRQ       bio source pages, local interrupts disabled
+ *   KM_BIO_DST_IRQ       bio destination pages, local interrupts disabled
+ *   KM_PTE0, KM_PTE1     page-table pages, process context
+ *   KM_IRQ0, KM_IRQ1     hard interrupt handlers, local interrupts disabled
+ *   KM_SOFTIRQ0/1        softirqs and tasklets, not hard interrupts
+ *
+ * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ*; the others are for
+ * the subsystems named. See Documentation/mm/kmap-atomic.rst.
+ */
+enum km_type {
+	KM_BOUNCE_READ,
+	KM_SKB_SUNRPC_DATA,
+	KM_SKB_DATA_SOFTIRQ,
+	KM_USER0,
+	KM_USER1,
+	KM_BIO_SRC_IRQ,
+	KM_BIO_DST_IRQ,
+	KM_PTE0,
+	KM_PTE1,
+	KM_IRQ0,
+	KM_IRQ1,
+	KM_SOFTIRQ0,
+	KM_SOFTIRQ1,
+	KM_TYPE_NR
+};
+
+/*
+ * Each CPU also has spare slots, after the KM_TYPE_NR named ones: a map
+ * into a slot that is in use already (a collision), or with a type that is
+ * no slot, is reported and given a spare, so that nobody's data is lost.
+ * The last KM_NMI_SPARES are kept for NMIs. CONFIG_DEBUG_KMAP_ATOMIC has
+ * enough for eight nested collisions in one context under others in an
+ * interrupt; a release kernel keeps its fixmap small.
+ */
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+#define KM_SPARE_SLOTS		16
+#else
+#define KM_SPARE_SLOTS		3
+#endif
+#define KM_NMI_SPARES		1
+
+/*
+ * Where the slots are: the architecture puts KM_FIXMAP_PAGES fixmap pages
+ * from FIX_KMAP_ATOMIC_BEGIN (KM_FIXMAP_BEGIN() of its first free index)
+ * into its enum fixed_addresses. Slot 'idx' (an enum km_type, or a spare
+ * after KM_TYPE_NR) of CPU 'cpu' is fixmap index FIX_KMAP_ATOMIC_BEGIN +
+ * cpu * KM_SLOTS_PER_CPU + idx * KM_SLOT_STRIDE + KM_SLOT_STRIDE - 1
+ * (kmap_atomic_slot_addr()). The macros need pte_t where they are used.
+ */
+
+/*
+ * Each CPU writes only its own slots' ptes. Its block of ptes fills whole
+ * cache lines (64 bytes, or L1_CACHE_BYTES where that is larger), and the
+ * range starts on a line, so no two CPUs' ptes share a line.
+ */
+#define KM_PTE_LINE_BYTES	(L1_CACHE_BYTES > 64 ? L1_CACHE_BYTES : 64)
+#define KM_PTES_PER_LINE	(KM_PTE_LINE_BYTES / sizeof(pte_t))
+
+/*
+ * With CONFIG_DEBUG_KMAP_ATOMIC each slot's page has a page that is never
+ * mapped above it (and the next slot's below), so that running off either
+ * end of a mapped page faults instead of landing in another slot.
+ */
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+#define KM_SLOT_STRIDE		2
+#else
+#define KM_SLOT_STRIDE		1
+#endif
+
+/* The fixmap pages of one CPU: its slots, their guards, padding to a line. */
+#define KM_SLOTS_PER_CPU						\
+	(((KM_TYPE_NR + KM_SPARE_SLOTS) * KM_SLOT_STRIDE +		\
+	  KM_PTES_PER_LINE - 1) / KM_PTES_PER_LINE * KM_PTES_PER_LINE)
+
+/* The fixmap pages the slots take: KM_SLOTS_PER_CPU per possible CPU. */
+#define KM_FIXMAP_PAGES		(KM_SLOTS_PER_CPU * NR_CPUS)
+
+/*
+ * The first slot's fixmap index, rounded up from @free, the first free
+ * index. Where FIXADDR_TOP is the last page of a page table (fixmap index
+ * 0 is its last pte, as on x86), an index that is a multiple of
+ * KM_SLOTS_PER_CPU (which divides PTRS_PER_PTE) starts each CPU's block
+ * on a cache line and in one page table.
+ */
+#define KM_FIXMAP_BEGIN(free)						\
+	(((free) + KM_SLOTS_PER_CPU - 1) / KM_SLOTS_PER_CPU * KM_SLOTS_PER_CPU)
+
+#endif /* _LINUX_KMAP_TYPES_H */
