@@ -200,13 +200,15 @@ test: kernel initramfs
 		$(B)/build-checks $(B)/logs/build-checks.ktap
 	@scripts/build-checks.sh "$(TREE)" $(B)/$(PREFIX_$(BASE))release-noslots $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks-noslots $(B)/logs/build-checks-noslots.ktap
+	@scripts/deps.sh $(B) $(TARBALL) gnuplot=gnuplot-nox
+	@scripts/bench-plot-check.sh $(B)
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release-noslots 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
 		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log \
 		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap \
-		$(B)/logs/build-checks-noslots.ktap
+		$(B)/logs/build-checks-noslots.ktap $(B)/logs/bench-plot.ktap
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS
@@ -223,6 +225,7 @@ matrix: initramfs
 # make bench: release and debug boots under instruction counting;
 #             BASE=debian: Debian's configuration (results in build/bench-debian)
 bench:
+	@scripts/deps.sh $(B) $(TARBALL) gnuplot=gnuplot-nox
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug BASE=$(BASE)
 	@+$(MAKE) --no-print-directory initramfs

@@ -106,6 +106,9 @@ awk -F'\t' '
 	}
 ' "$out/results.tsv" >>"$out/results.md"
 echo "  TABLE   ${out#"$PWD"/}/results.md"
+# The release icount rows as a picture, results.svg (gnuplot), for the README.
+base=${prefix%-}
+scripts/bench-plot.sh "$out/results.tsv" "$out/results.svg" "BASE=${base:-tiny}"
 
 # The goals (release, icount, same boot): the typed pair at most 0.45x
 # kmap_local_page, flat from 2 to 4096 pages within 1.1x, within 1.6x of
