@@ -32,18 +32,6 @@
 #include "kmap_atomic.h"
 
 /*
- * The hooks kmap_local uses around a slot's pte (mm/highmem.c): after the
- * map (paravirt's lazy MMU mode) and after the unmap (the one-address TLB
- * flush, which an architecture must have: nothing stays mapped).
- */
-#ifndef arch_kmap_local_post_map
-#define arch_kmap_local_post_map(vaddr, pteval)	do { } while (0)
-#endif
-#ifndef arch_kmap_local_post_unmap
-#error "typed atomic kmaps need arch_kmap_local_post_unmap(), the flush after an unmap"
-#endif
-
-/*
  * No two CPUs' ptes in one cache line, and each CPU's in one page table:
  * whole lines per CPU, blocks that divide a page table, aligned ones
  * (FIXADDR_TOP is the last page of a page table).
@@ -246,6 +234,13 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn
 	return vaddr;
 }
 
+/* A map that returns NULL gives back what the inline map raised. */
+void kmap_atomic_refuse(void)
+{
+	pagefault_enable();
+	preempt_enable_no_resched();
+}
+
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
@@ -256,6 +251,7 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 /* Clear a slot's pte and flush its address here: it faults from now on. */
 static __always_inline void clear_idx(pte_t *ptep, unsigned long vaddr)
 {
+	arch_kmap_local_pre_unmap(vaddr);
 	pte_clear(&init_mm, vaddr, ptep);
 	arch_kmap_local_post_unmap(vaddr);
 }

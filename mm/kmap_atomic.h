@@ -9,6 +9,7 @@
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
 
+/* First: the architecture's hooks (<asm/highmem.h>) before the defaults. */
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
@@ -30,14 +31,29 @@ static inline unsigned int kmap_atomic_level(void)
 	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
 }
 
-/* A map that returns NULL gives back what the inline map raised. */
-static inline void kmap_atomic_refuse(void)
-{
-	pagefault_enable();
-	preempt_enable_no_resched();
-}
-
 #ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
+/*
+ * What ARCH_HAS_KMAP_ATOMIC_SLOTS promises: typed maps write their ptes
+ * with kmap_local's hooks around them (mm/highmem.c has the same
+ * defaults), except that a slot is claimed with cmpxchg_local(), and
+ * kmap_local's stack is at its default index.
+ */
+#ifndef arch_kmap_local_post_map
+#define arch_kmap_local_post_map(vaddr, pteval)	do { } while (0)
+#endif
+#ifndef arch_kmap_local_pre_unmap
+#define arch_kmap_local_pre_unmap(vaddr)	do { } while (0)
+#endif
+#ifndef arch_kmap_local_post_unmap
+#error "typed atomic kmaps need arch_kmap_local_post_unmap(), the flush after an unmap"
+#endif
+#ifdef arch_kmap_local_set_pte
+#error "typed atomic kmaps claim a none pte with cmpxchg_local(), not arch_kmap_local_set_pte()"
+#endif
+#ifdef arch_kmap_local_map_idx
+#error "typed atomic kmaps find kmap_local's entries at the default kmap_local_calc_idx()"
+#endif
+
 /* mm/kmap_atomic_local.c: typed maps on kmap_local's stack. */
 bool kmap_atomic_is_local(unsigned long vaddr);
 int kmap_atomic_local_entry(unsigned long vaddr);
@@ -62,8 +78,9 @@ static inline void kmap_atomic_pop_released(void)
  * The pte that marks an entry released out of order at interrupt level
  * @level (kmap_atomic_level() >> SOFTIRQ_SHIFT): never none, never
  * present, never equal to a mapping's pte, since a context switch writes
- * it back as it is. An architecture whose ptes with no protection bits
- * can map defines its own.
+ * it back as it is. The default, a frame number with no protection bits,
+ * is not present where a pgprot of 0 maps nothing; an architecture where
+ * it maps defines its own.
  */
 #ifndef arch_kmap_atomic_released_pte
 #define arch_kmap_atomic_released_pte(level)	pfn_pte((level) + 1, __pgprot(0))
@@ -107,14 +124,18 @@ bool kmap_atomic_report_site(unsigned long ip);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 
+/* A map that returns NULL gives back what the inline map raised. */
+void kmap_atomic_refuse(void);
+
 /*
- * A software pte bit that tags a kmap_local fallback's pte, so that a
- * kmap_local_page() of the same page at the same place is not taken for
- * it. Without one (0), such a mapping that replaced a fallback released
- * the wrong way could be released by the fallback's typed unmap.
+ * A pte bit, meaningless in a kernel mapping, that tags a kmap_local
+ * fallback's pte, so that a kmap_local_page() of the same page at the
+ * same place is never taken for it (and released by its typed unmap).
+ * There is no safe default: the architecture names one of its software
+ * bits.
  */
 #ifndef arch_kmap_atomic_fallback_tag
-#define arch_kmap_atomic_fallback_tag	0
+#error "typed atomic kmap slots need arch_kmap_atomic_fallback_tag, a software pte bit"
 #endif
 
 /* What kmap_atomic_fallback_unmap() did with an address. */

@@ -25,14 +25,6 @@
 
 #include "kmap_atomic.h"
 
-#ifndef arch_kmap_local_post_unmap
-#error "typed atomic kmaps need arch_kmap_local_post_unmap(), the flush after an unmap"
-#endif
-/* kmap_atomic_local_addr() below gives kmap_local's stack its default index. */
-#ifdef arch_kmap_local_map_idx
-#error "kmap_atomic_local_addr() assumes the default kmap_local_calc_idx()"
-#endif
-
 /* Is @vaddr in kmap_local's fixmap range (kmap_local_page(), kmap_atomic(page))? */
 bool kmap_atomic_is_local(unsigned long vaddr)
 {
@@ -113,6 +105,7 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 {
 	int idx = kmap_atomic_local_entry(vaddr);
 
+	arch_kmap_local_pre_unmap(vaddr);
 	pte_clear(&init_mm, vaddr, virt_to_kpte(vaddr));
 	arch_kmap_local_post_unmap(vaddr);
 	current->kmap_ctrl.pteval[idx] = released_pte();

@@ -19,13 +19,8 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "kmap_atomic.h"
 #include "kmap_atomic_kunit_pages.h"
-
-/*
- * Released entries waiting on this CPU (mm/kmap_atomic_local.c); declared
- * here since mm/kmap_atomic.h is for built-in code only.
- */
-DECLARE_PER_CPU(unsigned int, kmap_atomic_released);
 
 /*
  * Read at run time, so that it compiles: a constant that is no slot does

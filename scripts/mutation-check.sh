@@ -51,9 +51,9 @@ mutations=(
 	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
-	'fallback-popped-out-of-order|s/if (vaddr == kmap_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
+	'fallback-popped-out-of-order|s/if (vaddr == kmap_atomic_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
 	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
-	'fallback-entries-untagged|s/__pgprot(pgprot_val(prot) . KMAP_FALLBACK_TAG)/prot/|kmap_atomic_misuse.stale_fallback_record'
+	'fallback-entries-untagged|s/ arch_kmap_atomic_fallback_tag));$/ 0));/|kmap_atomic_misuse.stale_fallback_record'
 	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)

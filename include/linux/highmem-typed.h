@@ -89,7 +89,7 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 }
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* The checked map and unmap take the place of these (a later patch). */
+/* The checked map and unmap take the place of the fast path. */
 #include <linux/highmem-typed-debug.h>
 #else
 static __always_inline void *__kmap_atomic_typed(struct page *page,

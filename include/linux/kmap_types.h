@@ -2,9 +2,6 @@
 #ifndef _LINUX_KMAP_TYPES_H
 #define _LINUX_KMAP_TYPES_H
 
-#include <linux/cache.h>
-#include <linux/threads.h>
-
 /*
  * The typed atomic kmap slots, one list for every architecture. Where an
  * architecture has them (it selects ARCH_HAS_KMAP_ATOMIC_SLOTS; x86-32),
@@ -62,6 +59,10 @@ enum km_type {
 #endif
 #define KM_NMI_SPARES		1
 
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <linux/cache.h>
+#include <linux/threads.h>
+
 /*
  * Where the slots are: the architecture puts KM_FIXMAP_PAGES fixmap pages
  * from FIX_KMAP_ATOMIC_BEGIN (KM_FIXMAP_BEGIN() of its first free index)
@@ -107,5 +108,6 @@ enum km_type {
  */
 #define KM_FIXMAP_BEGIN(free)						\
 	(((free) + KM_SLOTS_PER_CPU - 1) / KM_SLOTS_PER_CPU * KM_SLOTS_PER_CPU)
+#endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 #endif /* _LINUX_KMAP_TYPES_H */
