@@ -194,6 +194,8 @@ test: FLAVOR := debug
 test: HIGHMEM := 64G
 test: SLOTS := y
 test: kernel initramfs
+	@-scripts/deps.sh $(B) $(TARBALL) spatch=coccinelle
+	@-scripts/cocci.sh selftest $(TOP) $(B)/logs/cocci.ktap
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE) SLOTS=n
 	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
@@ -208,7 +210,7 @@ test: kernel initramfs
 	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
 		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log \
 		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap \
-		$(B)/logs/build-checks-noslots.ktap $(B)/logs/bench-plot.ktap
+		$(B)/logs/build-checks-noslots.ktap $(B)/logs/bench-plot.ktap $(B)/logs/cocci.ktap
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS
@@ -272,6 +274,14 @@ patches: tree
 checkpatch: patches
 	@scripts/deps.sh $(B) $(TARBALL) sphinx-build=python3-sphinx
 	@scripts/checkpatch.sh $(TOP) $(B) $(PATCHES)
+
+# make cocci       the semantic patches (scripts/coccinelle/api/kmap_atomic_*.cocci)
+#                  over M=dir or the series' own code: findings, non-zero if any;
+#                  MODE=patch: the kmap_local_page() conversion as a diff
+.PHONY: cocci
+cocci:
+	@scripts/deps.sh $(B) $(TARBALL) spatch=coccinelle
+	@scripts/cocci.sh $(or $(MODE),report) $(TOP) $(M)
 
 # make bisect-check  build the debug flavor after each patch in turn
 bisect-check: patches

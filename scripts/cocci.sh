@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Run the typed-kmap semantic patches (scripts/coccinelle/api/kmap_atomic_*.cocci).
+# Usage:
+#   scripts/cocci.sh report TOP [DIR]   the checks' findings over DIR (an outside
+#                                       module folder) or the series' own code;
+#                                       exits 1 if there are any
+#   scripts/cocci.sh patch TOP [DIR]    the kmap_local_page() conversion as a diff
+#                                       on stdout; the pairs it leaves on stderr
+#   scripts/cocci.sh selftest TOP KTAP  the semantic patches' own cases
+#                                       (scripts/coccinelle/tests/), as KTAP
+set -euo pipefail
+
+mode=${1:-} top=${2:-}
+[[ -n $mode && -d $top ]] || { sed -n '2,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+top=$(cd "$top" && pwd)
+api=$top/scripts/coccinelle/api
+tests=$top/scripts/coccinelle/tests
+checks=(kmap_atomic_context kmap_atomic_pairing kmap_atomic_sleep)
+spatch_opts=(--very-quiet --no-includes --include-headers)
+
+no_spatch="spatch is not installed: run 'make cocci' (it installs coccinelle) or apt-get install coccinelle"
+have_spatch=1
+command -v spatch >/dev/null 2>&1 || have_spatch=0
+if ((!have_spatch)) && [[ $mode != selftest ]]; then
+	echo "cocci: $no_spatch" >&2
+	exit 1
+fi
+
+# The series' own code. The misuse suites and the misuse sample commit each
+# misuse on purpose, so they are not checked by default.
+series_files() {
+	(cd "$top" && ls mm/kmap_atomic*.c mm/kmap_atomic*.h samples/kmap_atomic/*.c \
+		include/linux/bio-kmap.h include/linux/highmem-typed.h) |
+		grep -vxE 'mm/kmap_atomic_misuse_kunit\.c|mm/kmap_atomic_debug_kunit\.c|samples/kmap_atomic/kmap_atomic_misuse\.c'
+}
+
+# The files to look at: DIR's .c and .h files, or the series' own.
+files=()
+pick_files() {
+	local dir=${1:-}
+	if [[ -z $dir ]]; then
+		mapfile -t files < <(series_files)
+		cd "$top"
+		return
+	fi
+	[[ -d $dir ]] || { echo "cocci: M=$dir is not a folder: give M=<folder with the module's .c files>" >&2; exit 2; }
+	[[ -n $(find "$dir" -name '*.c' -type f -print -quit) ]] ||
+		{ echo "cocci: M=$dir has no .c files: give M=<folder with the module's .c files>" >&2; exit 2; }
+	mapfile -t files < <(find "$dir" -name '*.[ch]' -type f | LC_ALL=C sort)
+}
+
+run() {	# run VIRTUAL COCCI FILE...
+	local virtual=$1 cocci=$2
+	shift 2
+	spatch "${spatch_opts[@]}" -D "$virtual" --sp-file "$api/$cocci.cocci" "$@"
+}
+
+case $mode in
+report)
+	pick_files "${3:-}"
+	echo "  COCCI   ${checks[*]} over ${#files[@]} files${3:+ in $3}" >&2
+	out=$(for c in "${checks[@]}"; do run report "$c" "${files[@]}"; done | LC_ALL=C sort -t: -k1,1 -k2,2n)
+	[[ -n $out ]] && echo "$out"
+	n=$(grep -c . <<<"$out" || true)
+	echo "  COCCI   $n findings" >&2
+	((n == 0))
+	;;
+patch)
+	pick_files "${3:-}"
+	echo "  COCCI   kmap_atomic_to_local over ${#files[@]} files${3:+ in $3}" >&2
+	run patch kmap_atomic_to_local "${files[@]}"
+	# What the conversion leaves as it is, and why.
+	run report kmap_atomic_to_local "${files[@]}" >&2
+	;;
+selftest)
+	ktap=${3:?selftest needs the KTAP file to write}
+	mkdir -p "$(dirname "$ktap")"
+	ktap=$(realpath "$ktap")
+	# No earlier run's results: a run that stops half way leaves no file.
+	rm -f "$ktap"
+	# Written even when nothing can run, so that the summary counts it.
+	if ((!have_spatch)); then
+		printf 'KTAP version 1\n1..1\n# %s\nnot ok 1 cocci\n' "$no_spatch" >"$ktap"
+		echo "cocci: $no_spatch" >&2
+		exit 1
+	fi
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	cd "$tests"
+	# A case is a .c file: its findings must be exactly the lines marked
+	# "// EXPECT: <tag>" (none for a must-leave-alone or correct-usage case).
+	# The checks run on every case; kmap_atomic_to_local (a conversion, not a
+	# check) in report mode on the nesting cases. A .c with a .res beside it is
+	# a patch-mode case: the conversion's output must be the .res.
+	cases=() patch_cases=()
+	for c in *.c; do
+		if [[ -f ${c%.c}.res ]]; then patch_cases+=("$c"); else cases+=("$c"); fi
+	done
+	for c in "${checks[@]}"; do run report "$c" "${cases[@]}"; done >"$work/found"
+	run report kmap_atomic_to_local nesting*.c >>"$work/found"
+	{
+		echo "KTAP version 1"
+		echo "1..1"
+		echo "    KTAP version 1"
+		echo "    # Subtest: cocci"
+		echo "    1..$((${#cases[@]} + ${#patch_cases[@]}))"
+	} >"$ktap"
+	n=0 failed=0
+	result() {	# result NAME WHY
+		n=$((n + 1))
+		if [[ -z $2 ]]; then
+			echo "    ok $n $1" >>"$ktap"
+		else
+			mapfile -t lines <<<"$2"
+			{ printf '    # %s\n' "${lines[@]}"; echo "    not ok $n $1"; } >>"$ktap"
+			failed=$((failed + 1))
+		fi
+	}
+	for c in "${cases[@]}"; do
+		want=$(sed -nE 's|.*// EXPECT: ([a-z-]+).*|\1|; T; =; p' "$c" | paste -d' ' - - | LC_ALL=C sort)
+		got=$(sed -nE "s|^$c:([0-9]+): .*\[([a-z-]+)\]$|\1 \2|p" "$work/found" | LC_ALL=C sort)
+		why=$(
+			LC_ALL=C comm -23 <(echo "$want") <(echo "$got") | sed '/^$/d; s/^/missed: line /'
+			LC_ALL=C comm -13 <(echo "$want") <(echo "$got") | sed '/^$/d; s/^/not expected: line /'
+		)
+		result "${c%.c}" "$why"
+	done
+	for c in "${patch_cases[@]}"; do
+		run patch kmap_atomic_to_local "$c" -o "$work/$c" >/dev/null 2>&1 || true
+		why=
+		if [[ ! -f $work/$c ]]; then
+			why="spatch wrote no output"
+		elif ! d=$(diff -u "${c%.c}.res" "$work/$c"); then
+			why="the conversion differs from ${c%.c}.res:"$'\n'"$d"
+		fi
+		result "${c%.c}" "$why"
+	done
+	if ((failed)); then echo "not ok 1 cocci"; else echo "ok 1 cocci"; fi >>"$ktap"
+	echo "  COCCI   $n cases of the semantic patches, $failed failed -> $ktap"
+	((failed == 0))
+	;;
+*)
+	echo "cocci: unknown mode '$mode': give report, patch or selftest" >&2
+	exit 2
+	;;
+esac

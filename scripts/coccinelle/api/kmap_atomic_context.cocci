@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/// A typed atomic kmap names a per-CPU slot, and each slot belongs to one
+/// context (Documentation/mm/kmap-atomic.rst, "The context rules"): two
+/// users of one slot on one CPU at once overwrite each other's mapping.
+/// Finds typed maps whose slot the function's context forbids:
+///
+///  context-hardirq  KM_USER*, KM_PTE*, KM_SOFTIRQ*, KM_SKB_* in a hard-irq
+///                   handler (request_irq(), request_threaded_irq()'s first
+///                   handler, devm_request_irq(), init_irq_work(), an
+///                   hrtimer's .function);
+///  context-softirq  KM_USER*, KM_PTE* in a softirq handler (tasklet_init(),
+///                   tasklet_setup(), timer_setup());
+///  context-process  KM_SOFTIRQ*, KM_SKB_* in process context (a work item,
+///                   a kthread, a threaded irq's thread function, or a
+///                   function that sleeps) with bottom halves on;
+///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ
+///                   outside a hard-irq handler, on a path from the top of
+///                   the function that does not disable interrupts first.
+///
+/// Contexts are found in the file being checked. A function whose context
+/// is not known (a helper called from elsewhere) gets no context-* finding;
+/// irqs-on spares a function that asserts interrupts off
+/// (lockdep_assert_irqs_disabled(), irqs_disabled()), one the file calls
+/// with interrupts off and one a hard-irq handler of the file calls. IPI
+/// functions (on_each_cpu(), smp_call_function*(), INIT_CSD()) and
+/// IRQ_WORK_INIT*() count as hard-irq handlers too.
+//
+// Keywords: kmap_atomic, km_type, KM_USER0, KM_IRQ0, KM_SOFTIRQ0
+// Confidence: High
+// Comments: the typed API of this series (include/linux/highmem-typed.h)
+// Options: --no-includes --include-headers
+
+virtual report
+virtual org
+
+@initialize:python@
+@@
+import re
+
+PROCESS_SLOTS = ("KM_USER0", "KM_USER1", "KM_PTE0", "KM_PTE1")
+SOFTIRQ_SLOTS = ("KM_SOFTIRQ0", "KM_SOFTIRQ1", "KM_SKB_SUNRPC_DATA",
+                 "KM_SKB_DATA_SOFTIRQ")
+mode = {"org": False}
+# (file, function) -> how it was registered, per kind of context
+hardirq = {}
+softirq = {}
+process = {}
+irqs_off_by_caller = set()
+reported = set()
+
+
+def fn_key(p):
+    return (p[0].file, p[0].current_element)
+
+
+def register(table, p, fn, how):
+    table.setdefault((p[0].file, fn), how)
+
+
+def emit(p, tag, msg):
+    key = (p[0].file, p[0].line, tag)
+    if key in reported:
+        return
+    reported.add(key)
+    if mode["org"]:
+        cocci.print_main("%s [%s]" % (msg, tag), p)
+    else:
+        print("%s:%s: %s [%s]" % (p[0].file, p[0].line, msg, tag))
+
+@script:python depends on org@
+@@
+mode["org"] = True
+
+// Where each function runs, from how the file registers it.
+
+@hardirq_reg@
+identifier h, reg = {request_irq, request_threaded_irq, init_irq_work};
+expression E;
+position p;
+@@
+reg@p(E, h, ...)
+
+@script:python@
+h << hardirq_reg.h;
+reg << hardirq_reg.reg;
+p << hardirq_reg.p;
+@@
+register(hardirq, p, h, reg + "()")
+
+@hardirq_devm_reg@
+identifier h, reg = {devm_request_irq, devm_request_threaded_irq};
+expression D, E;
+position p;
+@@
+reg@p(D, E, h, ...)
+
+@script:python@
+h << hardirq_devm_reg.h;
+reg << hardirq_devm_reg.reg;
+p << hardirq_devm_reg.p;
+@@
+register(hardirq, p, h, reg + "()")
+
+@hrtimer_reg@
+identifier h;
+struct hrtimer T;
+struct hrtimer *TP;
+position p;
+@@
+(
+T.function =@p h
+|
+TP->function =@p h
+)
+
+@script:python@
+h << hrtimer_reg.h;
+p << hrtimer_reg.p;
+@@
+register(hardirq, p, h, "an hrtimer's .function")
+
+// IPIs and irq_work initialisers run their function in hard-irq context too.
+@hardirq_ipi_reg@
+identifier h, reg = {on_each_cpu, smp_call_function, IRQ_WORK_INIT,
+                     IRQ_WORK_INIT_HARD, IRQ_WORK_INIT_LAZY};
+position p;
+@@
+reg@p(h, ...)
+
+@script:python@
+h << hardirq_ipi_reg.h;
+reg << hardirq_ipi_reg.reg;
+p << hardirq_ipi_reg.p;
+@@
+register(hardirq, p, h, reg + "()")
+
+@hardirq_ipi_cpu_reg@
+identifier h, reg = {smp_call_function_single, smp_call_function_many,
+                     on_each_cpu_mask, INIT_CSD};
+expression E;
+position p;
+@@
+reg@p(E, h, ...)
+
+@script:python@
+h << hardirq_ipi_cpu_reg.h;
+reg << hardirq_ipi_cpu_reg.reg;
+p << hardirq_ipi_cpu_reg.p;
+@@
+register(hardirq, p, h, reg + "()")
+
+@softirq_reg@
+identifier h, reg = {tasklet_init, tasklet_setup, timer_setup,
+                     timer_setup_on_stack};
+expression E;
+position p;
+@@
+reg@p(E, h, ...)
+
+@script:python@
+h << softirq_reg.h;
+reg << softirq_reg.reg;
+p << softirq_reg.p;
+@@
+register(softirq, p, h, reg + "()")
+
+@process_reg@
+identifier h, reg = {INIT_WORK, INIT_DELAYED_WORK, INIT_WORK_ONSTACK,
+                     kthread_run, kthread_create};
+expression E;
+position p;
+@@
+(
+reg@p(E, h)
+|
+reg@p(h, ...)
+)
+
+@script:python@
+h << process_reg.h;
+reg << process_reg.reg;
+p << process_reg.p;
+@@
+register(process, p, h, "registered by " + reg + "()")
+
+@process_thread_reg@
+identifier h;
+expression D, E1, E2;
+position p;
+@@
+(
+request_threaded_irq@p(E1, E2, h, ...)
+|
+devm_request_threaded_irq@p(D, E1, E2, h, ...)
+)
+
+@script:python@
+h << process_thread_reg.h;
+p << process_thread_reg.p;
+@@
+register(process, p, h, "a threaded irq's thread function")
+
+// A function that sleeps runs in process context.
+@sleeps@
+identifier f;
+identifier sleeper = {msleep, ssleep, usleep_range, schedule, mutex_lock,
+                      mutex_lock_interruptible, down, down_interruptible,
+                      wait_for_completion, copy_to_user, copy_from_user,
+                      might_sleep};
+identifier gfp = {GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, GFP_HIGHUSER};
+identifier alloc;
+position p;
+@@
+f(...) {
+<+...
+(
+sleeper@p(...)
+|
+alloc@p(..., gfp, ...)
+)
+...+>
+}
+
+@script:python@
+f << sleeps.f;
+p << sleeps.p;
+@@
+register(process, p, f, "it sleeps")
+
+// Functions that say interrupts are off when they are called, and the
+// helpers a hard-irq handler of this file calls.
+@asserts_irqs_off@
+identifier f;
+@@
+f(...) {
+<+...
+(
+lockdep_assert_irqs_disabled();
+|
+irqs_disabled()
+)
+...+>
+}
+
+@script:python@
+f << asserts_irqs_off.f;
+@@
+irqs_off_by_caller.add(f)
+
+@calls@
+identifier g;
+position p;
+@@
+g@p(...)
+
+@script:python@
+g << calls.g;
+p << calls.p;
+@@
+if fn_key(p) in hardirq:
+    irqs_off_by_caller.add(g)
+
+// Functions this file calls with interrupts disabled.
+@called_irqs_off exists@
+identifier g;
+position p;
+@@
+\(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
+... when != \(local_irq_restore(...)\|local_irq_enable()\|spin_unlock_irqrestore(...)\|spin_unlock_irq(...)\|raw_spin_unlock_irqrestore(...)\|raw_spin_unlock_irq(...)\)
+g@p(...)
+
+@script:python@
+g << called_irqs_off.g;
+@@
+irqs_off_by_caller.add(g)
+
+// Typed maps whose slot the context forbids.
+
+@typed_map@
+expression P, Pr;
+identifier T =~ "^KM_";
+position p;
+@@
+(
+kmap_atomic@p(P, T)
+|
+kmap_atomic_pfn@p(P, T)
+|
+kmap_atomic_prot@p(P, T, Pr)
+)
+
+@script:python@
+T << typed_map.T;
+p << typed_map.p;
+@@
+fn = p[0].current_element
+key = fn_key(p)
+if key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS):
+    if T in PROCESS_SLOTS:
+        why = "KM_USER*/KM_PTE* are for process context only"
+    else:
+        why = "KM_SOFTIRQ*/KM_SKB_* are for softirqs and bottom-halves-off code, not hard interrupts"
+    emit(p, "context-hardirq",
+         "%s in %s(), a hard-irq handler (%s): %s; use KM_IRQ0/KM_IRQ1"
+         % (T, fn, hardirq[key], why))
+elif key in softirq and key not in hardirq and T in PROCESS_SLOTS:
+    emit(p, "context-softirq",
+         "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE* are for process context only; use KM_SOFTIRQ0/KM_SOFTIRQ1"
+         % (T, fn, softirq[key]))
+
+// KM_SOFTIRQ*/KM_SKB_* reached from the top of a process-context function
+// with neither bottom halves nor interrupts disabled.
+
+@bh_on exists@
+identifier f;
+expression P, Pr;
+identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
+                KM_SKB_DATA_SOFTIRQ};
+position p;
+@@
+f(...) {
+... when != \(local_bh_disable()\|spin_lock_bh(...)\|read_lock_bh(...)\|write_lock_bh(...)\|rcu_read_lock_bh()\)
+    when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
+... when any
+}
+
+@script:python@
+T << bh_on.T;
+p << bh_on.p;
+@@
+key = fn_key(p)
+if key in process and key not in hardirq and key not in softirq:
+    emit(p, "context-process",
+         "%s in %s(), process context (%s), with bottom halves on: KM_SOFTIRQ*/KM_SKB_* need a softirq or local_bh_disable(); use KM_USER0/KM_USER1"
+         % (T, p[0].current_element, process[key]))
+
+@bh_on_decl exists@
+identifier f, x;
+type TX;
+expression P, Pr;
+identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
+                KM_SKB_DATA_SOFTIRQ};
+position p;
+@@
+f(...) {
+... when != \(local_bh_disable()\|spin_lock_bh(...)\|read_lock_bh(...)\|write_lock_bh(...)\|rcu_read_lock_bh()\)
+    when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
+TX x = \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+... when any
+}
+
+@script:python@
+T << bh_on_decl.T;
+p << bh_on_decl.p;
+@@
+key = fn_key(p)
+if key in process and key not in hardirq and key not in softirq:
+    emit(p, "context-process",
+         "%s in %s(), process context (%s), with bottom halves on: KM_SOFTIRQ*/KM_SKB_* need a softirq or local_bh_disable(); use KM_USER0/KM_USER1"
+         % (T, p[0].current_element, process[key]))
+
+// KM_IRQ*, KM_BIO_*_IRQ, KM_BOUNCE_READ reached from the top of a function
+// with interrupts on.
+
+@irqs_on exists@
+identifier f;
+expression P, Pr;
+identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
+                KM_BOUNCE_READ};
+position p;
+@@
+f(...) {
+... when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\|read_lock_irqsave(...)\|write_lock_irqsave(...)\)
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
+... when any
+}
+
+@script:python@
+T << irqs_on.T;
+p << irqs_on.p;
+@@
+key = fn_key(p)
+fn = p[0].current_element
+if key not in hardirq and fn not in irqs_off_by_caller:
+    emit(p, "irqs-on",
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         % (T, fn))
+
+@irqs_on_decl exists@
+identifier f, x;
+type TX;
+expression P, Pr;
+identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
+                KM_BOUNCE_READ};
+position p;
+@@
+f(...) {
+... when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\|read_lock_irqsave(...)\|write_lock_irqsave(...)\)
+TX x = \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+... when any
+}
+
+@script:python@
+T << irqs_on_decl.T;
+p << irqs_on_decl.p;
+@@
+key = fn_key(p)
+fn = p[0].current_element
+if key not in hardirq and fn not in irqs_off_by_caller:
+    emit(p, "irqs-on",
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         % (T, fn))

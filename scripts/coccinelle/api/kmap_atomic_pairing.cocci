@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Each typed kmap_atomic() must be undone, in the same function, by one
+/// kunmap_atomic() of the address it returned with the type it was mapped
+/// with. Finds:
+///
+///  unmap-type     kunmap_atomic(addr, T2) of what kmap_atomic(.., T1)
+///                 returned, T1 != T2: the unmap leaves the slot held and
+///                 is refused ("nothing changes");
+///  unmap-missing  a return between the map and its unmap: the slot stays
+///                 held, preemption and page faults stay off;
+///  unmap-page     the page (or pfn) passed to kunmap_atomic() instead of
+///                 the address kmap_atomic() returned.
+///
+/// A path where the map returned NULL (an NMI's, with every spare in use)
+/// maps nothing. A function that returns the address it mapped (or a pointer into it)
+/// hands the mapping to its caller and is left alone, as is a map whose
+/// slot is unmapped by any kunmap_atomic() of that type on the path (an
+/// alias of the address).
+//
+// Keywords: kmap_atomic, kunmap_atomic, km_type
+// Confidence: High
+// Comments: the typed API of this series (include/linux/highmem-typed.h)
+// Options: --no-includes --include-headers
+
+virtual report
+virtual org
+
+@initialize:python@
+@@
+mode = {"org": False}
+reported = set()
+
+
+def emit(p, tag, msg):
+    key = (p[0].file, p[0].line, tag)
+    if key in reported:
+        return
+    reported.add(key)
+    if mode["org"]:
+        cocci.print_main("%s [%s]" % (msg, tag), p)
+    else:
+        print("%s:%s: %s [%s]" % (p[0].file, p[0].line, msg, tag))
+
+
+def mismatch(p1, p2, x, t1, t2):
+    if t1 != t2 and t1.startswith("KM_") and t2.startswith("KM_"):
+        emit(p2, "unmap-type",
+             "kunmap_atomic(%s, %s) of the mapping kmap_atomic() made in %s at line %s: unmap with the type it was mapped with"
+             % (x, t2, t1, p1[0].line))
+
+
+def missing(p1, p2, t):
+    emit(p2, "unmap-missing",
+         "return with %s (mapped at line %s) still mapped: kunmap_atomic() it on this path too"
+         % (t, p1[0].line))
+
+
+def page(p1, p2, pg, t):
+    pg = pg.replace(" -> ", "->")
+    what = "line %s" % p1[0].line if p1 else "the map"
+    emit(p2, "unmap-page",
+         "kunmap_atomic(%s, %s) is given the page, not the address kmap_atomic() returned at %s"
+         % (pg, t, what))
+
+@script:python depends on org@
+@@
+mode["org"] = True
+
+// unmap-type
+
+@type_assign exists@
+expression x, E, P, Pr;
+identifier T1, T2;
+position p1, p2;
+@@
+x = \(kmap_atomic@p1(P, T1)\|kmap_atomic_pfn@p1(P, T1)\|kmap_atomic_prot@p1(P, T1, Pr)\)
+... when != x = E
+    when != kunmap_atomic(<+...x...+>, ...)
+kunmap_atomic@p2(<+...x...+>, T2)
+
+@script:python@
+x << type_assign.x;
+T1 << type_assign.T1;
+T2 << type_assign.T2;
+p1 << type_assign.p1;
+p2 << type_assign.p2;
+@@
+mismatch(p1, p2, x, T1, T2)
+
+@type_decl exists@
+identifier x, T1, T2;
+type TX;
+expression E, P, Pr;
+position p1, p2;
+@@
+TX x = \(kmap_atomic@p1(P, T1)\|kmap_atomic_pfn@p1(P, T1)\|kmap_atomic_prot@p1(P, T1, Pr)\);
+... when != x = E
+    when != kunmap_atomic(<+...x...+>, ...)
+kunmap_atomic@p2(<+...x...+>, T2)
+
+@script:python@
+x << type_decl.x;
+T1 << type_decl.T1;
+T2 << type_decl.T2;
+p1 << type_decl.p1;
+p2 << type_decl.p2;
+@@
+mismatch(p1, p2, x, T1, T2)
+
+// unmap-missing
+
+@missing_assign exists@
+local idexpression x;
+expression E, P, Pr, T;
+position p1, p2;
+@@
+x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
+... when != kunmap_atomic(<+...x...+>, ...)
+    when != kunmap_atomic(..., T)
+    when != E = x
+    when != true !x || ...
+    when != true x == NULL || ...
+(
+return <+...x...+>;
+|
+return@p2 ...;
+)
+
+@script:python@
+T << missing_assign.T;
+p1 << missing_assign.p1;
+p2 << missing_assign.p2;
+@@
+missing(p1, p2, T)
+
+@missing_decl exists@
+identifier x;
+type TX;
+expression E, P, Pr, T;
+position p1, p2;
+@@
+TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
+... when != kunmap_atomic(<+...x...+>, ...)
+    when != kunmap_atomic(..., T)
+    when != E = x
+    when != true !x || ...
+    when != true x == NULL || ...
+(
+return <+...x...+>;
+|
+return@p2 ...;
+)
+
+@script:python@
+T << missing_decl.T;
+p1 << missing_decl.p1;
+p2 << missing_decl.p2;
+@@
+missing(p1, p2, T)
+
+// unmap-page: the argument of the map, or anything typed struct page *.
+
+@page_same exists@
+expression P, T, T2, Pr, E;
+position p1, p2;
+@@
+\(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
+... when != P = E
+kunmap_atomic@p2(P, T2)
+
+@script:python@
+P << page_same.P;
+T2 << page_same.T2;
+p1 << page_same.p1;
+p2 << page_same.p2;
+@@
+page(p1, p2, P, T2)
+
+@page_same_decl exists@
+identifier x;
+type TX;
+expression P, T, T2, Pr, E;
+position p1, p2;
+@@
+TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
+... when != P = E
+kunmap_atomic@p2(P, T2)
+
+@script:python@
+P << page_same_decl.P;
+T2 << page_same_decl.T2;
+p1 << page_same_decl.p1;
+p2 << page_same_decl.p2;
+@@
+page(p1, p2, P, T2)
+
+@page_typed@
+struct page *P;
+expression T;
+position p2;
+@@
+kunmap_atomic@p2(P, T)
+
+@script:python@
+P << page_typed.P;
+T << page_typed.T;
+p2 << page_typed.p2;
+@@
+page(None, p2, P, T)

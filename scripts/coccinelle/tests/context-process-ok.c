@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must leave alone: softirq slots in process context with bottom halves
+// off (2.6's networking code did this), and the user slots.
+#include <linux/highmem.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+struct dev {
+	struct page *page;
+	struct work_struct work;
+	struct mutex lock;
+	spinlock_t rx_lock;
+	u32 sum;
+};
+
+static void dev_work(struct work_struct *w)
+{
+	struct dev *d = container_of(w, struct dev, work);
+	u32 *p;
+
+	local_bh_disable();
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	local_bh_enable();
+}
+
+static u32 dev_read(struct dev *d)
+{
+	u32 *p, v;
+
+	mutex_lock(&d->lock);
+	spin_lock_bh(&d->rx_lock);
+	p = kmap_atomic(d->page, KM_SKB_DATA_SOFTIRQ);
+	v = p[0];
+	kunmap_atomic(p, KM_SKB_DATA_SOFTIRQ);
+	spin_unlock_bh(&d->rx_lock);
+	p = kmap_atomic(d->page, KM_USER0);
+	v += p[1];
+	kunmap_atomic(p, KM_USER0);
+	mutex_unlock(&d->lock);
+	return v;
+}
+
+static void dev_start(struct dev *d)
+{
+	INIT_WORK(&d->work, dev_work);
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must catch: softirq slots in process context with bottom halves on.
+#include <linux/highmem.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+struct dev {
+	struct page *page;
+	struct work_struct work;
+	struct mutex lock;
+	u32 sum;
+};
+
+static void dev_work(struct work_struct *w)
+{
+	struct dev *d = container_of(w, struct dev, work);
+	u32 *p;
+
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+}
+
+static int dev_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p = kmap_atomic(d->page, KM_SKB_SUNRPC_DATA);	// EXPECT: context-process
+
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SKB_SUNRPC_DATA);
+	return 0;
+}
+
+/* It takes a mutex: it runs in process context. */
+static u32 dev_read(struct dev *d)
+{
+	u32 *p, v;
+
+	mutex_lock(&d->lock);
+	p = kmap_atomic(d->page, KM_SOFTIRQ1);	// EXPECT: context-process
+	v = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ1);
+	mutex_unlock(&d->lock);
+	return v;
+}
+
+static void dev_start(struct dev *d)
+{
+	INIT_WORK(&d->work, dev_work);
+	kthread_run(dev_thread, d, "dev");
+}

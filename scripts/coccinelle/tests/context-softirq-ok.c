@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must leave alone: the softirq slots in a tasklet and a timer, and a
+// helper of unknown context.
+#include <linux/highmem.h>
+#include <linux/interrupt.h>
+#include <linux/timer.h>
+
+struct dev {
+	struct page *page;
+	struct tasklet_struct tasklet;
+	struct timer_list timer;
+	u32 sum;
+};
+
+static void dev_tasklet(struct tasklet_struct *t)
+{
+	struct dev *d = from_tasklet(d, t, tasklet);
+	u32 *p;
+
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+}
+
+static void dev_timer(struct timer_list *t)
+{
+	struct dev *d = from_timer(d, t, timer);
+	u32 *p = kmap_atomic(d->page, KM_SKB_DATA_SOFTIRQ);
+
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SKB_DATA_SOFTIRQ);
+}
+
+/* Called from elsewhere: its context is not known here. */
+u32 dev_peek(struct page *page)
+{
+	u32 *p = kmap_atomic(page, KM_SOFTIRQ1);
+	u32 v = p[0];
+
+	kunmap_atomic(p, KM_SOFTIRQ1);
+	return v;
+}
+
+static void dev_start(struct dev *d)
+{
+	tasklet_setup(&d->tasklet, dev_tasklet);
+	timer_setup(&d->timer, dev_timer, 0);
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must catch: process slots in a tasklet and in a timer.
+#include <linux/highmem.h>
+#include <linux/interrupt.h>
+#include <linux/timer.h>
+
+struct dev {
+	struct page *page;
+	struct tasklet_struct tasklet;
+	struct timer_list timer;
+	u32 sum;
+};
+
+static void dev_tasklet(struct tasklet_struct *t)
+{
+	struct dev *d = from_tasklet(d, t, tasklet);
+	u32 *p;
+
+	p = kmap_atomic(d->page, KM_USER0);	// EXPECT: context-softirq
+	d->sum = p[0];
+	kunmap_atomic(p, KM_USER0);
+}
+
+static void dev_old_tasklet(unsigned long data)
+{
+	struct dev *d = (struct dev *)data;
+	u32 *p = kmap_atomic(d->page, KM_PTE1);	// EXPECT: context-softirq
+
+	d->sum = p[0];
+	kunmap_atomic(p, KM_PTE1);
+}
+
+static void dev_timer(struct timer_list *t)
+{
+	struct dev *d = from_timer(d, t, timer);
+	u32 *p;
+
+	p = kmap_atomic(d->page, KM_USER1);	// EXPECT: context-softirq
+	d->sum = p[0];
+	kunmap_atomic(p, KM_USER1);
+}
+
+static void dev_start(struct dev *d, struct tasklet_struct *old)
+{
+	tasklet_setup(&d->tasklet, dev_tasklet);
+	tasklet_init(old, dev_old_tasklet, (unsigned long)d);
+	timer_setup(&d->timer, dev_timer, 0);
+}

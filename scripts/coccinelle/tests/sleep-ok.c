@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must leave alone: sleeping before the map and after the unmap, an
+// atomic allocation and an _inatomic copy under the map.
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+struct dev {
+	struct page *page;
+	struct mutex lock;
+	void *copy;
+};
+
+int dev_read(struct dev *d, void __user *ubuf, size_t len)
+{
+	char *p;
+	unsigned long left;
+
+	mutex_lock(&d->lock);
+	p = kmap_atomic(d->page, KM_USER0);
+	left = __copy_to_user_inatomic(ubuf, p, len);
+	d->copy = kmalloc(64, GFP_ATOMIC);
+	kunmap_atomic(p, KM_USER0);
+	mutex_unlock(&d->lock);
+	if (left && copy_to_user(ubuf, page_address(d->page), len))
+		return -EFAULT;
+	msleep(1);
+	return 0;
+}
+
+void dev_poll(struct dev *d)
+{
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		u32 *p = kmap_atomic(d->page, KM_USER1);
+		bool done = p[0];
+
+		kunmap_atomic(p, KM_USER1);
+		if (done)
+			break;
+		msleep(10);
+	}
+}

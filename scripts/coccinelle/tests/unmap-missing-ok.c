@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must leave alone: every path unmaps; a function that hands the mapping
+// to its caller; an unmap through another pointer into the page.
+#include <linux/highmem.h>
+
+int check_header(struct page *page)
+{
+	u32 *p = kmap_atomic(page, KM_USER0);
+
+	if (p[0] != 0x12345678) {
+		kunmap_atomic(p, KM_USER0);
+		return -EINVAL;
+	}
+	kunmap_atomic(p, KM_USER0);
+	return 0;
+}
+
+/* The caller unmaps, and restores interrupts (as bvec_kmap_irq()). */
+char *map_segment(struct page *page, unsigned int offset, unsigned long *flags)
+{
+	char *addr;
+
+	local_irq_save(*flags);
+	addr = kmap_atomic(page, KM_IRQ1);
+	return addr + offset;
+}
+
+int find_zero(struct page *page)
+{
+	u32 *p, *cur;
+	int i = 0;
+
+	p = kmap_atomic(page, KM_USER1);
+	for (cur = p; *cur; cur++)
+		i++;
+	kunmap_atomic(cur, KM_USER1);
+	return i;
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+// Must catch: a return between the map and its unmap.
+#include <linux/highmem.h>
+
+int check_header(struct page *page)
+{
+	u32 *p = kmap_atomic(page, KM_USER0);
+
+	if (p[0] != 0x12345678)
+		return -EINVAL;	// EXPECT: unmap-missing
+	kunmap_atomic(p, KM_USER0);
+	return 0;
+}
+
+int sum_page(struct page *page, u32 *sum)
+{
+	u32 *p;
+	int i;
+
+	p = kmap_atomic(page, KM_USER1);
+	for (i = 0; i < PAGE_SIZE / 4; i++) {
+		if (!p[i])
+			goto out;
+		*sum += p[i];
+	}
+	kunmap_atomic(p, KM_USER1);
+out:
+	return 0;	// EXPECT: unmap-missing
+}
