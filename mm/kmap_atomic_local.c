@@ -113,10 +113,6 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 }
 
 #ifndef CONFIG_KMAP_ATOMIC_SLOTS
-#ifndef arch_kmap_local_post_map
-#define arch_kmap_local_post_map(vaddr, pteval)	do { } while (0)
-#endif
-
 /* Map @pfn into a released entry of this level, if the stack has one. */
 static void *map_into_released(unsigned long pfn, pgprot_t prot)
 {
