@@ -281,7 +281,7 @@ checkpatch: patches
 .PHONY: cocci
 cocci:
 	@scripts/deps.sh $(B) $(TARBALL) spatch=coccinelle
-	@scripts/cocci.sh $(or $(MODE),report) $(TOP) $(M)
+	@scripts/cocci.sh $(or $(MODE),report) $(TOP) '$(M)'
 
 # make bisect-check  build the debug flavor after each patch in turn
 bisect-check: patches

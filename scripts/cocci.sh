@@ -3,15 +3,19 @@
 # Usage:
 #   scripts/cocci.sh report TOP [DIR]   the checks' findings over DIR (an outside
 #                                       module folder) or the series' own code;
-#                                       exits 1 if there are any
+#                                       exits 0 if none, 1 if there are any, 2 if
+#                                       spatch failed or is missing (or a usage
+#                                       error); code spatch could not parse is
+#                                       counted on stderr
 #   scripts/cocci.sh patch TOP [DIR]    the kmap_local_page() conversion as a diff
 #                                       on stdout; the pairs it leaves on stderr
 #   scripts/cocci.sh selftest TOP KTAP  the semantic patches' own cases
-#                                       (scripts/coccinelle/tests/), as KTAP
+#                                       (scripts/coccinelle/tests/), as KTAP;
+#                                       written (not ok) even if spatch fails
 set -euo pipefail
 
 mode=${1:-} top=${2:-}
-[[ -n $mode && -d $top ]] || { sed -n '2,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[[ -n $mode && -d $top ]] || { sed -n '2,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 top=$(cd "$top" && pwd)
 api=$top/scripts/coccinelle/api
 tests=$top/scripts/coccinelle/tests
@@ -23,7 +27,7 @@ have_spatch=1
 command -v spatch >/dev/null 2>&1 || have_spatch=0
 if ((!have_spatch)) && [[ $mode != selftest ]]; then
 	echo "cocci: $no_spatch" >&2
-	exit 1
+	exit 2
 fi
 
 # The series' own code. The misuse suites and the misuse sample commit each
@@ -55,15 +59,33 @@ run() {	# run VIRTUAL COCCI FILE...
 	spatch "${spatch_opts[@]}" -D "$virtual" --sp-file "$api/$cocci.cocci" "$@"
 }
 
+# What spatch could not parse in FILE...: it checks nothing there, so a
+# finding there would be missed. One line per file with unparsable lines.
+unparsed() {
+	spatch --no-includes --include-headers --parse-c "$@" 2>&1 |
+		awk '/^PARSING: / { f = substr($0, 10) } /^BAD:/ { n[f]++ }
+		     END { for (f in n) printf "cocci: %s: spatch cannot parse %d line(s)\n", f, n[f] }' |
+		LC_ALL=C sort
+}
+
 case $mode in
 report)
 	pick_files "${3:-}"
 	echo "  COCCI   ${checks[*]} over ${#files[@]} files${3:+ in $3}" >&2
-	out=$(for c in "${checks[@]}"; do run report "$c" "${files[@]}"; done | LC_ALL=C sort -t: -k1,1 -k2,2n)
+	out=$(for c in "${checks[@]}"; do run report "$c" "${files[@]}" || exit; done) ||
+		{ echo "cocci: spatch failed (exit $?): no findings to report" >&2; exit 2; }
+	out=$(LC_ALL=C sort -t: -k1,1 -k2,2n <<<"$out")
 	[[ -n $out ]] && echo "$out"
 	n=$(grep -c . <<<"$out" || true)
-	echo "  COCCI   $n findings" >&2
-	((n == 0))
+	bad=$(unparsed "${files[@]}") ||
+		{ echo "cocci: spatch --parse-c failed (exit $?)" >&2; exit 2; }
+	if [[ -n $bad ]]; then
+		echo "$bad" >&2
+		echo "  COCCI   $n findings; $(grep -c . <<<"$bad") of ${#files[@]} files not wholly parsed: findings there can be missed" >&2
+	else
+		echo "  COCCI   $n findings; all ${#files[@]} files parsed" >&2
+	fi
+	((n == 0)) || exit 1
 	;;
 patch)
 	pick_files "${3:-}"
@@ -76,16 +98,27 @@ selftest)
 	ktap=${3:?selftest needs the KTAP file to write}
 	mkdir -p "$(dirname "$ktap")"
 	ktap=$(realpath "$ktap")
-	# No earlier run's results: a run that stops half way leaves no file.
+	# No earlier run's results. A run that stops half way (spatch fails
+	# under set -e) writes a single "not ok" with the reason, so that the
+	# summary counts it.
 	rm -f "$ktap"
+	step="starting"
+	finished=0
+	selftest_exit() {
+		local rc=$?
+		rm -rf "${work:-}"
+		((finished)) && return
+		printf 'KTAP version 1\n1..1\n# cocci.sh stopped (exit %s) while %s\nnot ok 1 cocci\n' \
+			"$rc" "$step" >"$ktap"
+		echo "cocci: selftest stopped (exit $rc) while $step -> $ktap" >&2
+	}
+	trap selftest_exit EXIT
 	# Written even when nothing can run, so that the summary counts it.
 	if ((!have_spatch)); then
-		printf 'KTAP version 1\n1..1\n# %s\nnot ok 1 cocci\n' "$no_spatch" >"$ktap"
-		echo "cocci: $no_spatch" >&2
+		step="looking for spatch: $no_spatch"
 		exit 1
 	fi
 	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
 	cd "$tests"
 	# A case is a .c file: its findings must be exactly the lines marked
 	# "// EXPECT: <tag>" (none for a must-leave-alone or correct-usage case).
@@ -96,8 +129,13 @@ selftest)
 	for c in *.c; do
 		if [[ -f ${c%.c}.res ]]; then patch_cases+=("$c"); else cases+=("$c"); fi
 	done
-	for c in "${checks[@]}"; do run report "$c" "${cases[@]}"; done >"$work/found"
+	for c in "${checks[@]}"; do
+		step="running $c.cocci on the cases"
+		run report "$c" "${cases[@]}"
+	done >"$work/found"
+	step="running kmap_atomic_to_local.cocci on nesting*.c"
 	run report kmap_atomic_to_local nesting*.c >>"$work/found"
+	step="writing the results"
 	{
 		echo "KTAP version 1"
 		echo "1..1"
@@ -136,6 +174,7 @@ selftest)
 		result "${c%.c}" "$why"
 	done
 	if ((failed)); then echo "not ok 1 cocci"; else echo "ok 1 cocci"; fi >>"$ktap"
+	finished=1
 	echo "  COCCI   $n cases of the semantic patches, $failed failed -> $ktap"
 	((failed == 0))
 	;;

@@ -7,23 +7,31 @@
 ///  context-hardirq  KM_USER*, KM_PTE*, KM_SOFTIRQ*, KM_SKB_* in a hard-irq
 ///                   handler (request_irq(), request_threaded_irq()'s first
 ///                   handler, devm_request_irq(), init_irq_work(), an
-///                   hrtimer's .function);
+///                   hrtimer's .function unless the timer is set up with a
+///                   HRTIMER_MODE_*_SOFT mode);
 ///  context-softirq  KM_USER*, KM_PTE* in a softirq handler (tasklet_init(),
-///                   tasklet_setup(), timer_setup());
+///                   tasklet_setup(), timer_setup(), a *_SOFT hrtimer's
+///                   .function);
 ///  context-process  KM_SOFTIRQ*, KM_SKB_* in process context (a work item,
 ///                   a kthread, a threaded irq's thread function, or a
 ///                   function that sleeps) with bottom halves on;
 ///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ
 ///                   outside a hard-irq handler, on a path from the top of
-///                   the function that does not disable interrupts first.
+///                   the function that does not disable interrupts first,
+///                   or on a path from a call that turns them back on
+///                   (spin_unlock_irqrestore(), local_irq_enable(), ...).
 ///
+/// The calls that disable and enable interrupts or bottom halves, and those
+/// that sleep, are listed once, in kmap_atomic_lists.py beside this file.
 /// Contexts are found in the file being checked. A function whose context
 /// is not known (a helper called from elsewhere) gets no context-* finding;
 /// irqs-on spares a function that asserts interrupts off
-/// (lockdep_assert_irqs_disabled(), irqs_disabled()), one the file calls
-/// with interrupts off and one a hard-irq handler of the file calls. IPI
-/// functions (on_each_cpu(), smp_call_function*(), INIT_CSD()) and
-/// IRQ_WORK_INIT*() count as hard-irq handlers too.
+/// (lockdep_assert_irqs_disabled(), WARN_ON*()/BUG_ON(!irqs_disabled())),
+/// one its own file calls with interrupts off and one a hard-irq handler of
+/// its file calls (by file and name: a static function of the same name in
+/// another file is another function). IPI functions (on_each_cpu(),
+/// smp_call_function*(), INIT_CSD()) and IRQ_WORK_INIT*() count as
+/// hard-irq handlers too.
 //
 // Keywords: kmap_atomic, km_type, KM_USER0, KM_IRQ0, KM_SOFTIRQ0
 // Confidence: High
@@ -35,7 +43,14 @@ virtual org
 
 @initialize:python@
 @@
+import os
 import re
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(cocci.cocci_file)))
+from kmap_atomic_lists import (BH_OFF, IRQS_ENABLE, IRQS_OFF, IRQS_RESTORE,
+                               sleeping_gfp, sleeps)
 
 PROCESS_SLOTS = ("KM_USER0", "KM_USER1", "KM_PTE0", "KM_PTE1")
 SOFTIRQ_SLOTS = ("KM_SOFTIRQ0", "KM_SOFTIRQ1", "KM_SKB_SUNRPC_DATA",
@@ -45,12 +60,19 @@ mode = {"org": False}
 hardirq = {}
 softirq = {}
 process = {}
+# (file, function) called with interrupts off, or that says they are
 irqs_off_by_caller = set()
+# (file, "&timer") of the hrtimers set up with a *_SOFT mode
+soft_hrtimers = set()
 reported = set()
 
 
 def fn_key(p):
     return (p[0].file, p[0].current_element)
+
+
+def timer_key(p, e):
+    return (p[0].file, re.sub(r"[\s()]", "", e))
 
 
 def register(table, p, fn, how):
@@ -101,23 +123,55 @@ p << hardirq_devm_reg.p;
 @@
 register(hardirq, p, h, reg + "()")
 
+// An hrtimer's function runs in hard-irq context, or in a softirq if the
+// timer was set up with a *_SOFT mode.
+@hrtimer_init@
+expression E, C, M;
+position p;
+@@
+\(hrtimer_init@p(E, C, M)\|hrtimer_init_on_stack@p(E, C, M)\)
+
+@script:python@
+E << hrtimer_init.E;
+M << hrtimer_init.M;
+p << hrtimer_init.p;
+@@
+if re.search(r"_SOFT\b", M):
+    soft_hrtimers.add(timer_key(p, E))
+
 @hrtimer_reg@
 identifier h;
 struct hrtimer T;
-struct hrtimer *TP;
 position p;
 @@
-(
 T.function =@p h
-|
-TP->function =@p h
-)
 
 @script:python@
 h << hrtimer_reg.h;
+T << hrtimer_reg.T;
 p << hrtimer_reg.p;
 @@
-register(hardirq, p, h, "an hrtimer's .function")
+if timer_key(p, "&" + T) in soft_hrtimers:
+    register(softirq, p, h, "a HRTIMER_MODE_*_SOFT hrtimer's .function")
+else:
+    register(hardirq, p, h, "an hrtimer's .function")
+
+@hrtimer_ptr_reg@
+identifier h;
+struct hrtimer *TP;
+position p;
+@@
+TP->function =@p h
+
+@script:python@
+h << hrtimer_ptr_reg.h;
+TP << hrtimer_ptr_reg.TP;
+p << hrtimer_ptr_reg.p;
+@@
+if timer_key(p, TP) in soft_hrtimers:
+    register(softirq, p, h, "a HRTIMER_MODE_*_SOFT hrtimer's .function")
+else:
+    register(hardirq, p, h, "an hrtimer's .function")
 
 // IPIs and irq_work initialisers run their function in hard-irq context too.
 @hardirq_ipi_reg@
@@ -201,14 +255,11 @@ p << process_thread_reg.p;
 register(process, p, h, "a threaded irq's thread function")
 
 // A function that sleeps runs in process context.
-@sleeps@
+@sleeps_rule@
 identifier f;
-identifier sleeper = {msleep, ssleep, usleep_range, schedule, mutex_lock,
-                      mutex_lock_interruptible, down, down_interruptible,
-                      wait_for_completion, copy_to_user, copy_from_user,
-                      might_sleep};
-identifier gfp = {GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, GFP_HIGHUSER};
+identifier sleeper : script:python() { sleeps(sleeper) };
 identifier alloc;
+expression G : script:python() { sleeping_gfp(G) };
 position p;
 @@
 f(...) {
@@ -216,36 +267,35 @@ f(...) {
 (
 sleeper@p(...)
 |
-alloc@p(..., gfp, ...)
+alloc@p(..., G, ...)
 )
 ...+>
 }
 
 @script:python@
-f << sleeps.f;
-p << sleeps.p;
+f << sleeps_rule.f;
+p << sleeps_rule.p;
 @@
 register(process, p, f, "it sleeps")
 
 // Functions that say interrupts are off when they are called, and the
-// helpers a hard-irq handler of this file calls.
+// helpers a hard-irq handler of this file calls. irqs_disabled() alone
+// (if (irqs_disabled()) ...) says nothing about the path that maps.
 @asserts_irqs_off@
-identifier f;
+identifier w = {WARN_ON, WARN_ON_ONCE, BUG_ON, VM_BUG_ON, VM_WARN_ON,
+                VM_WARN_ON_ONCE};
+position p;
 @@
-f(...) {
-<+...
 (
-lockdep_assert_irqs_disabled();
+lockdep_assert_irqs_disabled@p()
 |
-irqs_disabled()
+w@p(!irqs_disabled())
 )
-...+>
-}
 
 @script:python@
-f << asserts_irqs_off.f;
+p << asserts_irqs_off.p;
 @@
-irqs_off_by_caller.add(f)
+irqs_off_by_caller.add(fn_key(p))
 
 @calls@
 identifier g;
@@ -258,21 +308,24 @@ g << calls.g;
 p << calls.p;
 @@
 if fn_key(p) in hardirq:
-    irqs_off_by_caller.add(g)
+    irqs_off_by_caller.add((p[0].file, g))
 
 // Functions this file calls with interrupts disabled.
 @called_irqs_off exists@
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
+identifier irq_on : script:python() { irq_on in IRQS_RESTORE or irq_on in IRQS_ENABLE };
 identifier g;
 position p;
 @@
-\(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
-... when != \(local_irq_restore(...)\|local_irq_enable()\|spin_unlock_irqrestore(...)\|spin_unlock_irq(...)\|raw_spin_unlock_irqrestore(...)\|raw_spin_unlock_irq(...)\)
+irq_off(...)
+... when != irq_on(...)
 g@p(...)
 
 @script:python@
 g << called_irqs_off.g;
+p << called_irqs_off.p;
 @@
-irqs_off_by_caller.add(g)
+irqs_off_by_caller.add((p[0].file, g))
 
 // Typed maps whose slot the context forbids.
 
@@ -312,6 +365,8 @@ elif key in softirq and key not in hardirq and T in PROCESS_SLOTS:
 // with neither bottom halves nor interrupts disabled.
 
 @bh_on exists@
+identifier bh_off : script:python() { bh_off in BH_OFF };
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f;
 expression P, Pr;
 identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
@@ -319,8 +374,8 @@ identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
 position p;
 @@
 f(...) {
-... when != \(local_bh_disable()\|spin_lock_bh(...)\|read_lock_bh(...)\|write_lock_bh(...)\|rcu_read_lock_bh()\)
-    when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
+... when != bh_off(...)
+    when != irq_off(...)
 \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
 ... when any
 }
@@ -336,6 +391,8 @@ if key in process and key not in hardirq and key not in softirq:
          % (T, p[0].current_element, process[key]))
 
 @bh_on_decl exists@
+identifier bh_off : script:python() { bh_off in BH_OFF };
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f, x;
 type TX;
 expression P, Pr;
@@ -344,8 +401,8 @@ identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
 position p;
 @@
 f(...) {
-... when != \(local_bh_disable()\|spin_lock_bh(...)\|read_lock_bh(...)\|write_lock_bh(...)\|rcu_read_lock_bh()\)
-    when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\)
+... when != bh_off(...)
+    when != irq_off(...)
 TX x = \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
 ... when any
 }
@@ -364,6 +421,7 @@ if key in process and key not in hardirq and key not in softirq:
 // with interrupts on.
 
 @irqs_on exists@
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f;
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
@@ -371,7 +429,7 @@ identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
 position p;
 @@
 f(...) {
-... when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\|read_lock_irqsave(...)\|write_lock_irqsave(...)\)
+... when != irq_off(...)
 \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
 ... when any
 }
@@ -382,12 +440,13 @@ p << irqs_on.p;
 @@
 key = fn_key(p)
 fn = p[0].current_element
-if key not in hardirq and fn not in irqs_off_by_caller:
+if key not in hardirq and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
          "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
 
 @irqs_on_decl exists@
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f, x;
 type TX;
 expression P, Pr;
@@ -396,7 +455,7 @@ identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
 position p;
 @@
 f(...) {
-... when != \(local_irq_save(...)\|local_irq_disable()\|spin_lock_irqsave(...)\|spin_lock_irq(...)\|raw_spin_lock_irqsave(...)\|raw_spin_lock_irq(...)\|read_lock_irqsave(...)\|write_lock_irqsave(...)\)
+... when != irq_off(...)
 TX x = \(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
 ... when any
 }
@@ -407,7 +466,38 @@ p << irqs_on_decl.p;
 @@
 key = fn_key(p)
 fn = p[0].current_element
-if key not in hardirq and fn not in irqs_off_by_caller:
+if key not in hardirq and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
          "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
+
+// The same slots after a call that turns interrupts back on, with no call
+// that disables them again before the map. After a restore, a function its
+// callers call with interrupts off (or a hard-irq handler) still has them off.
+
+@irqs_back_on exists@
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
+identifier enabler;
+position q : script:python(enabler) { enabler in IRQS_RESTORE or enabler in IRQS_ENABLE };
+expression P, Pr;
+identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
+                KM_BOUNCE_READ};
+position p;
+@@
+enabler@q(...)
+... when != irq_off(...)
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
+
+@script:python@
+enabler << irqs_back_on.enabler;
+T << irqs_back_on.T;
+p << irqs_back_on.p;
+q << irqs_back_on.q;
+@@
+key = fn_key(p)
+fn = p[0].current_element
+off_anyway = key in hardirq or key in irqs_off_by_caller
+if not (off_anyway and enabler in IRQS_RESTORE):
+    emit(p, "irqs-on",
+         "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need interrupts off until the unmap"
+         % (T, fn, enabler, q[0].line))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Each typed kmap_atomic() must be undone, in the same function, by one
 /// kunmap_atomic() of the address it returned with the type it was mapped
-/// with. Finds:
+/// with, before its slot is mapped again. Finds:
 ///
 ///  unmap-type     kunmap_atomic(addr, T2) of what kmap_atomic(.., T1)
 ///                 returned, T1 != T2: the unmap leaves the slot held and
@@ -9,13 +9,19 @@
 ///  unmap-missing  a return between the map and its unmap: the slot stays
 ///                 held, preemption and page faults stay off;
 ///  unmap-page     the page (or pfn) passed to kunmap_atomic() instead of
-///                 the address kmap_atomic() returned.
+///                 the address kmap_atomic() returned;
+///  slot-reuse     a second map of a KM_* slot while the first map of it is
+///                 still held (no kunmap_atomic(.., T) of that slot between
+///                 them): the second overwrites the first's pte;
+///  map-discarded  kmap_atomic() as a statement, or cast to void: the
+///                 address that the unmap needs is lost, the slot is held.
 ///
 /// A path where the map returned NULL (an NMI's, with every spare in use)
-/// maps nothing. A function that returns the address it mapped (or a pointer into it)
-/// hands the mapping to its caller and is left alone, as is a map whose
-/// slot is unmapped by any kunmap_atomic() of that type on the path (an
-/// alias of the address).
+/// maps nothing. A function that returns the address it mapped (x, x + E,
+/// (T)x, (T)(x + E)) hands the mapping to its caller and is left alone;
+/// returning anything else computed from it (p[0], f(p)) still leaks the
+/// slot. A map whose slot is unmapped by any kunmap_atomic() of that type
+/// on the path (an alias of the address) is left alone too.
 //
 // Keywords: kmap_atomic, kunmap_atomic, km_type
 // Confidence: High
@@ -53,6 +59,20 @@ def missing(p1, p2, t):
     emit(p2, "unmap-missing",
          "return with %s (mapped at line %s) still mapped: kunmap_atomic() it on this path too"
          % (t, p1[0].line))
+
+
+def reuse(p1, p2, t):
+    where = ("on the loop's next pass" if p1[0].line == p2[0].line
+             else "while line %s's mapping of it is held" % p1[0].line)
+    emit(p2, "slot-reuse",
+         "%s mapped again %s: the second map overwrites the first's pte; kunmap_atomic(.., %s) the first mapping before this one, or use the other slot of the pair"
+         % (t, where, t))
+
+
+def discarded(p, t):
+    emit(p, "map-discarded",
+         "the address kmap_atomic(.., %s) returns is thrown away: nothing can kunmap_atomic() it, the slot stays held"
+         % t)
 
 
 def page(p1, p2, pg, t):
@@ -111,7 +131,8 @@ mismatch(p1, p2, x, T1, T2)
 
 @missing_assign exists@
 local idexpression x;
-expression E, P, Pr, T;
+expression E, E2, P, Pr, T;
+type TY;
 position p1, p2;
 @@
 x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
@@ -121,7 +142,7 @@ x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, 
     when != true !x || ...
     when != true x == NULL || ...
 (
-return <+...x...+>;
+return \(x\|x + E2\|(TY)x\|(TY)(x + E2)\);
 |
 return@p2 ...;
 )
@@ -135,8 +156,8 @@ missing(p1, p2, T)
 
 @missing_decl exists@
 identifier x;
-type TX;
-expression E, P, Pr, T;
+type TX, TY;
+expression E, E2, P, Pr, T;
 position p1, p2;
 @@
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
@@ -146,7 +167,7 @@ TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, 
     when != true !x || ...
     when != true x == NULL || ...
 (
-return <+...x...+>;
+return \(x\|x + E2\|(TY)x\|(TY)(x + E2)\);
 |
 return@p2 ...;
 )
@@ -157,6 +178,42 @@ p1 << missing_decl.p1;
 p2 << missing_decl.p2;
 @@
 missing(p1, p2, T)
+
+// slot-reuse: two maps of one slot with no unmap of it between them.
+
+@slot_reuse exists@
+expression P1, P2, Pr1, Pr2;
+identifier T =~ "^KM_";
+position p1, p2;
+@@
+\(kmap_atomic@p1(P1, T)\|kmap_atomic_pfn@p1(P1, T)\|kmap_atomic_prot@p1(P1, T, Pr1)\)
+... when != kunmap_atomic(..., T)
+\(kmap_atomic@p2(P2, T)\|kmap_atomic_pfn@p2(P2, T)\|kmap_atomic_prot@p2(P2, T, Pr2)\)
+
+@script:python@
+T << slot_reuse.T;
+p1 << slot_reuse.p1;
+p2 << slot_reuse.p2;
+@@
+reuse(p1, p2, T)
+
+// map-discarded: the map's result not kept.
+
+@map_discarded@
+expression P, Pr, T;
+position p;
+@@
+(
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+|
+ (void)\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+)
+
+@script:python@
+T << map_discarded.T;
+p << map_discarded.p;
+@@
+discarded(p, T)
 
 // unmap-page: the argument of the map, or anything typed struct page *.
 

@@ -5,11 +5,14 @@
 /// msleep(), ssleep(), usleep_range(), schedule*(), cond_resched(),
 /// might_sleep(), mutex_lock*(), down*(), wait_event*(),
 /// wait_for_completion*(), vmalloc(), vzalloc(), vfree(), any call given
-/// GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, GFP_HIGHUSER or
-/// GFP_KERNEL_ACCOUNT (kmalloc(), kzalloc(), alloc_page(), ...), and
-/// copy_to_user(), copy_from_user(), clear_user() (with page faults off
-/// they fail rather than fault the page in: use the _inatomic forms and
-/// handle a short copy, or map with kmap_local_page()).
+/// a GFP mask that can sleep (GFP_KERNEL, GFP_KERNEL_ACCOUNT, GFP_USER,
+/// GFP_NOFS, GFP_NOIO, GFP_HIGHUSER, GFP_HIGHUSER_MOVABLE, alone or in an
+/// expression such as GFP_KERNEL | __GFP_NOWARN: kmalloc(), kzalloc(),
+/// alloc_page(), ...), and copy_to_user(), copy_from_user(), clear_user()
+/// (with page faults off they fail rather than fault the page in: use the
+/// _inatomic forms and handle a short copy, or map with kmap_local_page()).
+/// The lists are in kmap_atomic_lists.py beside this file, shared with
+/// kmap_atomic_context.cocci.
 ///
 /// Only direct calls are seen, not sleeping calls inside functions called
 /// between map and unmap.
@@ -24,6 +27,14 @@ virtual org
 
 @initialize:python@
 @@
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(cocci.cocci_file)))
+from kmap_atomic_lists import sleeping_gfp
+from kmap_atomic_lists import sleeps as sleeping_call
+
 mode = {"org": False}
 reported = set()
 
@@ -50,21 +61,9 @@ mode["org"] = True
 
 @sleep_call_expr exists@
 expression P, Pr, T;
-identifier fn = {msleep, msleep_interruptible, ssleep, usleep_range,
-                 schedule, schedule_timeout, schedule_timeout_interruptible,
-                 schedule_timeout_uninterruptible, schedule_timeout_killable,
-                 io_schedule, cond_resched, might_sleep,
-                 mutex_lock, mutex_lock_interruptible, mutex_lock_killable,
-                 mutex_lock_nested, down, down_interruptible, down_killable,
-                 down_timeout, down_read, down_write,
-                 wait_event, wait_event_interruptible, wait_event_timeout,
-                 wait_event_interruptible_timeout, wait_event_killable,
-                 wait_event_freezable, wait_for_completion,
-                 wait_for_completion_interruptible,
-                 wait_for_completion_timeout, wait_for_completion_killable,
-                 vmalloc, vzalloc, vmalloc_user, vfree,
-                 copy_to_user, copy_from_user, clear_user};
-position p1, p2;
+identifier fn;
+position p1;
+position p2 : script:python(fn) { sleeping_call(fn) };
 @@
 \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
 ... when != kunmap_atomic(..., T)
@@ -82,21 +81,9 @@ sleeps(p1, p2, fn, T)
 identifier x;
 type TX;
 expression P, Pr, T;
-identifier fn = {msleep, msleep_interruptible, ssleep, usleep_range,
-                 schedule, schedule_timeout, schedule_timeout_interruptible,
-                 schedule_timeout_uninterruptible, schedule_timeout_killable,
-                 io_schedule, cond_resched, might_sleep,
-                 mutex_lock, mutex_lock_interruptible, mutex_lock_killable,
-                 mutex_lock_nested, down, down_interruptible, down_killable,
-                 down_timeout, down_read, down_write,
-                 wait_event, wait_event_interruptible, wait_event_timeout,
-                 wait_event_interruptible_timeout, wait_event_killable,
-                 wait_event_freezable, wait_for_completion,
-                 wait_for_completion_interruptible,
-                 wait_for_completion_timeout, wait_for_completion_killable,
-                 vmalloc, vzalloc, vmalloc_user, vfree,
-                 copy_to_user, copy_from_user, clear_user};
-position p1, p2;
+identifier fn;
+position p1;
+position p2 : script:python(fn) { sleeping_call(fn) };
 @@
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
 ... when != kunmap_atomic(..., T)
@@ -113,13 +100,12 @@ sleeps(p1, p2, fn, T)
 @sleep_gfp_expr exists@
 expression P, Pr, T;
 identifier alloc;
-identifier gfp = {GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, GFP_HIGHUSER,
-                  GFP_HIGHUSER_MOVABLE, GFP_KERNEL_ACCOUNT};
+expression G : script:python() { sleeping_gfp(G) };
 position p1, p2;
 @@
 \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
 ... when != kunmap_atomic(..., T)
-alloc@p2(..., gfp, ...)
+alloc@p2(..., G, ...)
 
 @script:python@
 T << sleep_gfp_expr.T;
@@ -134,13 +120,12 @@ identifier x;
 type TX;
 expression P, Pr, T;
 identifier alloc;
-identifier gfp = {GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, GFP_HIGHUSER,
-                  GFP_HIGHUSER_MOVABLE, GFP_KERNEL_ACCOUNT};
+expression G : script:python() { sleeping_gfp(G) };
 position p1, p2;
 @@
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
 ... when != kunmap_atomic(..., T)
-alloc@p2(..., gfp, ...)
+alloc@p2(..., G, ...)
 
 @script:python@
 T << sleep_gfp_decl.T;

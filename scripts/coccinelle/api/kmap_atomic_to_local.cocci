@@ -12,7 +12,13 @@
 /// which 2.6 allowed and the typed slots still allow; such a function is
 /// left as it is. A map without a kunmap_atomic(x, T) on every path in the
 /// same function (one that hands its mapping to its caller, say) is left
-/// as it is too.
+/// as it is too. So is every typed map of a function that also maps or
+/// unmaps without a type (kmap_local_page(), kmap_local_page_prot(),
+/// kmap_local_pfn(), kunmap_local(), one-argument kmap_atomic(),
+/// kmap_atomic_pfn() and kunmap_atomic(), two-argument kmap_atomic_prot()):
+/// those are on the same kmap_local stack, and converting the typed maps
+/// around them could unmap out of order; the report says so (tag
+/// "nesting").
 ///
 /// kmap_local_page() neither disables preemption nor page faults: check
 /// that the code between map and unmap does not rely on either (per-CPU
@@ -31,6 +37,7 @@ virtual org
 @@
 mode = {"report": False, "org": False}
 crossed = set()        # (file, function) with pairs that do not nest
+untyped = {}           # (file, function) -> an untyped map or unmap in it
 reported = set()
 
 
@@ -52,6 +59,22 @@ def not_nested(pa, pb, ua, ta, tb):
     emit(ua, "nesting",
          "%s (mapped at line %s) is unmapped before %s (mapped after it, at line %s): kmap_local mappings must be unmapped in reverse order; %s() is not converted to kmap_local_page()"
          % (ta, pa[0].line, tb, pb[0].line, ua[0].current_element))
+
+
+def saw_untyped(p, fn):
+    untyped.setdefault((p[0].file, p[0].current_element),
+                       (fn, p[0].line))
+
+
+def typed_in_mixed(p, t):
+    key = (p[0].file, p[0].current_element)
+    if key not in untyped or key in crossed:
+        return
+    crossed.add(key)
+    fn, line = untyped[key]
+    emit(p, "nesting",
+         "%s (mapped here) shares %s() with %s() at line %s, on the kmap_local stack it would have to nest with: %s() is not converted to kmap_local_page()"
+         % (t, p[0].current_element, fn, line, p[0].current_element))
 
 
 def nests(p):
@@ -150,6 +173,49 @@ pb << crossed_decl_decl.pb;
 ua << crossed_decl_decl.ua;
 @@
 not_nested(pa, pb, ua, TA, TB)
+
+// Functions that also map or unmap without a type: kmap_local_*() and the
+// untyped kmap_atomic*() forms push and pop the same per-task stack, so
+// converting their typed neighbours could break its order. Not converted.
+
+@untyped_one@
+identifier fn = {kmap_local_page, kmap_local_pfn, kunmap_local, kmap_atomic,
+                 kmap_atomic_pfn, kunmap_atomic};
+expression E;
+position p;
+@@
+fn@p(E)
+
+@script:python@
+fn << untyped_one.fn;
+p << untyped_one.p;
+@@
+saw_untyped(p, fn)
+
+@untyped_prot@
+identifier fn = {kmap_local_page_prot, kmap_atomic_prot};
+expression E, Pr;
+position p;
+@@
+fn@p(E, Pr)
+
+@script:python@
+fn << untyped_prot.fn;
+p << untyped_prot.p;
+@@
+saw_untyped(p, fn)
+
+@typed_map@
+expression P, T, Pr;
+position p;
+@@
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
+
+@script:python@
+T << typed_map.T;
+p << typed_map.p;
+@@
+typed_in_mixed(p, T)
 
 // The pairs of functions where they nest. An assignment pattern matches a
 // declaration's initialiser too (Coccinelle's isomorphisms).

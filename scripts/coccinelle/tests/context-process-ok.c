@@ -2,6 +2,7 @@
 // Must leave alone: softirq slots in process context with bottom halves
 // off (2.6's networking code did this), and the user slots.
 #include <linux/highmem.h>
+#include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -11,6 +12,7 @@ struct dev {
 	struct work_struct work;
 	struct mutex lock;
 	spinlock_t rx_lock;
+	rwlock_t rw;
 	u32 sum;
 };
 
@@ -43,7 +45,22 @@ static u32 dev_read(struct dev *d)
 	return v;
 }
 
+/* Interrupts off keep bottom halves off too. */
+static int dev_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	write_lock_irq(&d->rw);
+	p = kmap_atomic(d->page, KM_SOFTIRQ1);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ1);
+	write_unlock_irq(&d->rw);
+	return 0;
+}
+
 static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
+	kthread_run(dev_thread, d, "dev");
 }

@@ -3,6 +3,8 @@
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 struct dev {
@@ -43,6 +45,37 @@ static u32 dev_read(struct dev *d)
 	kunmap_atomic(p, KM_SOFTIRQ1);
 	mutex_unlock(&d->lock);
 	return v;
+}
+
+/* They sleep (the list kmap_atomic_sleep.cocci uses): process context. */
+static void dev_grow(struct dev *d, void **buf)
+{
+	u32 *p;
+
+	*buf = kzalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN);
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+}
+
+static void dev_yield(struct dev *d)
+{
+	u32 *p;
+
+	cond_resched();
+	p = kmap_atomic(d->page, KM_SKB_DATA_SOFTIRQ);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SKB_DATA_SOFTIRQ);
+}
+
+static void dev_wait(struct dev *d, wait_queue_head_t *wq)
+{
+	u32 *p;
+
+	wait_event_interruptible(*wq, d->sum);
+	p = kmap_atomic(d->page, KM_SOFTIRQ1);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ1);
 }
 
 static void dev_start(struct dev *d)

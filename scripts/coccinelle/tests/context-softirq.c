@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-// Must catch: process slots in a tasklet and in a timer.
+// Must catch: process slots in a tasklet, a timer and a *_SOFT hrtimer.
 #include <linux/highmem.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/timer.h>
 
@@ -8,6 +9,7 @@ struct dev {
 	struct page *page;
 	struct tasklet_struct tasklet;
 	struct timer_list timer;
+	struct hrtimer soft;
 	u32 sum;
 };
 
@@ -40,8 +42,22 @@ static void dev_timer(struct timer_list *t)
 	kunmap_atomic(p, KM_USER1);
 }
 
+/* HRTIMER_MODE_REL_SOFT: it runs in a softirq, not a hard interrupt. */
+static enum hrtimer_restart dev_soft_tick(struct hrtimer *t)
+{
+	struct dev *d = container_of(t, struct dev, soft);
+	u32 *p;
+
+	p = kmap_atomic(d->page, KM_USER0);	// EXPECT: context-softirq
+	d->sum = p[0];
+	kunmap_atomic(p, KM_USER0);
+	return HRTIMER_NORESTART;
+}
+
 static void dev_start(struct dev *d, struct tasklet_struct *old)
 {
+	hrtimer_init(&d->soft, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	d->soft.function = dev_soft_tick;
 	tasklet_setup(&d->tasklet, dev_tasklet);
 	tasklet_init(old, dev_old_tasklet, (unsigned long)d);
 	timer_setup(&d->timer, dev_timer, 0);

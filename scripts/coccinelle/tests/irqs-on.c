@@ -44,3 +44,41 @@ static void dev_bounce(struct dev *d, bool locked)
 	if (locked)
 		local_irq_enable();
 }
+
+/* Interrupts back on before the map. */
+static void dev_after_unlock(struct dev *d)
+{
+	unsigned long flags;
+	u32 *p;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->sum++;
+	spin_unlock_irqrestore(&d->lock, flags);
+	p = kmap_atomic(d->page, KM_IRQ0);	// EXPECT: irqs-on
+	p[0] = d->sum;
+	kunmap_atomic(p, KM_IRQ0);
+}
+
+static void dev_after_enable(struct dev *d)
+{
+	u32 *p;
+
+	local_irq_disable();
+	d->sum++;
+	local_irq_enable();
+	p = kmap_atomic(d->page, KM_BIO_DST_IRQ);	// EXPECT: irqs-on
+	p[0] = d->sum;
+	kunmap_atomic(p, KM_BIO_DST_IRQ);
+}
+
+/* irqs_disabled() in a test is no promise about the path that maps. */
+static void dev_maybe(struct dev *d)
+{
+	u32 *p;
+
+	if (irqs_disabled())
+		d->sum = 0;
+	p = kmap_atomic(d->page, KM_IRQ1);	// EXPECT: irqs-on
+	p[0] = d->sum;
+	kunmap_atomic(p, KM_IRQ1);
+}

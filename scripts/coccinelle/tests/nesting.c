@@ -23,3 +23,15 @@ void xor_pages(struct page *a, struct page *b)
 	kunmap_atomic(pa, KM_SOFTIRQ0);	// EXPECT: nesting
 	kunmap_atomic(pb, KM_SOFTIRQ1);
 }
+
+/* A typed map among kmap_local ones: not converted, and said so. */
+void mixed(struct page *p1, struct page *p2, u32 *out)
+{
+	u32 *a, *b;
+
+	a = kmap_local_page(p1);
+	b = kmap_atomic(p2, KM_USER0);	// EXPECT: nesting
+	out[0] = a[0] + b[0];
+	kunmap_local(a);
+	kunmap_atomic(b, KM_USER0);
+}

@@ -44,3 +44,12 @@ void dev_poll(struct dev *d)
 		msleep(10);
 	}
 }
+
+/* A GFP mask that does not sleep, even with modifiers. */
+void dev_grow(struct dev *d)
+{
+	char *p = kmap_atomic(d->page, KM_USER0);
+
+	d->copy = kzalloc(PAGE_SIZE, GFP_ATOMIC | __GFP_NOWARN);
+	kunmap_atomic(p, KM_USER0);
+}

@@ -56,3 +56,14 @@ void dev_wait(struct dev *d)
 	schedule();	// EXPECT: sleep
 	kunmap_atomic(p, KM_USER0);
 }
+
+void dev_grow(struct dev *d, struct page **extra)
+{
+	char *p = kmap_atomic(d->page, KM_USER0);
+
+	d->copy = kzalloc(PAGE_SIZE, GFP_KERNEL | __GFP_NOWARN);	// EXPECT: sleep
+	*extra = alloc_page(GFP_HIGHUSER_MOVABLE);	// EXPECT: sleep
+	wait_event_interruptible(d->wq, d->ready);	// EXPECT: sleep
+	cond_resched();	// EXPECT: sleep
+	kunmap_atomic(p, KM_USER0);
+}

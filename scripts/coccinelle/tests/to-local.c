@@ -56,3 +56,15 @@ char *map_segment(struct page *page, unsigned int offset)
 
 	return addr + offset;
 }
+
+/* Mixed with kmap_local: converting b would unmap a out of order. */
+void mixed(struct page *p1, struct page *p2, u32 *out)
+{
+	u32 *a, *b;
+
+	a = kmap_local_page(p1);
+	b = kmap_atomic(p2, KM_USER0);
+	out[0] = a[0] + b[0];
+	kunmap_local(a);
+	kunmap_atomic(b, KM_USER0);
+}

@@ -36,3 +36,19 @@ int find_zero(struct page *page)
 	kunmap_atomic(cur, KM_USER1);
 	return i;
 }
+
+/* The caller unmaps: the address, cast. */
+void *map_at(struct page *page, unsigned int offset)
+{
+	char *addr = kmap_atomic(page, KM_USER0);
+
+	return (void *)(addr + offset);
+}
+
+u32 *map_words(struct page *page)
+{
+	void *addr;
+
+	addr = kmap_atomic(page, KM_USER1);
+	return (u32 *)addr;
+}

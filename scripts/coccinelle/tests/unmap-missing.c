@@ -27,3 +27,19 @@ int sum_page(struct page *page, u32 *sum)
 out:
 	return 0;	// EXPECT: unmap-missing
 }
+
+/* Returning what the mapping holds is not handing the mapping over. */
+u32 first_word(struct page *page)
+{
+	u32 *p = kmap_atomic(page, KM_USER0);
+
+	return p[0];	// EXPECT: unmap-missing
+}
+
+int check_page(struct page *page)
+{
+	u32 *p;
+
+	p = kmap_atomic(page, KM_USER1);
+	return validate(p);	// EXPECT: unmap-missing
+}

@@ -17,6 +17,6 @@ void clear_buf(struct buf *b)
 
 void touch(struct page *page)
 {
-	kmap_atomic(page, KM_USER1);
+	kmap_atomic(page, KM_USER1);	// EXPECT: map-discarded
 	kunmap_atomic(page, KM_USER1);	// EXPECT: unmap-page
 }

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The call lists the kmap_atomic_*.cocci checks share.
+
+Each .cocci file imports this module from its own folder (see its
+initialize rule), so that every rule, in every file, works from one list.
+"""
+
+import re
+
+# Calls after which interrupts are off on this CPU. The trylock forms turn
+# them off on the path that took the lock, the one that maps.
+IRQS_OFF = frozenset((
+    "local_irq_save", "local_irq_disable",
+    "raw_local_irq_save", "raw_local_irq_disable",
+    "local_lock_irqsave", "local_lock_irq",
+    "spin_lock_irqsave", "spin_lock_irqsave_nested",
+    "spin_lock_irqsave_nest_lock", "spin_lock_irq",
+    "spin_trylock_irqsave", "spin_trylock_irq",
+    "raw_spin_lock_irqsave", "raw_spin_lock_irqsave_nested",
+    "raw_spin_lock_irq", "raw_spin_trylock_irqsave", "raw_spin_trylock_irq",
+    "read_lock_irqsave", "read_lock_irq",
+    "write_lock_irqsave", "write_lock_irq", "write_trylock_irqsave",
+))
+
+# Calls that give the interrupt state back to what the matching save found:
+# still off in a function its callers call with interrupts off.
+IRQS_RESTORE = frozenset((
+    "local_irq_restore", "raw_local_irq_restore", "local_unlock_irqrestore",
+    "spin_unlock_irqrestore", "raw_spin_unlock_irqrestore",
+    "read_unlock_irqrestore", "write_unlock_irqrestore",
+))
+
+# Calls that turn interrupts on whatever they were.
+IRQS_ENABLE = frozenset((
+    "local_irq_enable", "raw_local_irq_enable", "local_unlock_irq",
+    "spin_unlock_irq", "raw_spin_unlock_irq",
+    "read_unlock_irq", "write_unlock_irq",
+))
+
+# Calls after which bottom halves are off.
+BH_OFF = frozenset((
+    "local_bh_disable", "spin_lock_bh", "spin_trylock_bh",
+    "raw_spin_lock_bh", "read_lock_bh", "write_lock_bh", "rcu_read_lock_bh",
+    "local_lock_bh",
+))
+
+# Calls that sleep or may. copy_{to,from}_user() and clear_user() fault the
+# page in, which a map with page faults off does not allow.
+SLEEPERS = frozenset((
+    "msleep", "msleep_interruptible", "ssleep", "usleep_range",
+    "schedule", "schedule_timeout", "schedule_timeout_interruptible",
+    "schedule_timeout_uninterruptible", "schedule_timeout_killable",
+    "schedule_timeout_idle", "io_schedule", "io_schedule_timeout",
+    "cond_resched", "might_sleep",
+    "mutex_lock", "mutex_lock_interruptible", "mutex_lock_killable",
+    "mutex_lock_nested", "mutex_lock_io",
+    "down", "down_interruptible", "down_killable", "down_timeout",
+    "down_read", "down_read_killable", "down_read_interruptible",
+    "down_write", "down_write_killable",
+    "vmalloc", "vzalloc", "vmalloc_user", "vfree",
+    "copy_to_user", "copy_from_user", "clear_user",
+))
+# wait_event*() and wait_for_completion*(): every one of them sleeps.
+SLEEPER_PREFIXES = ("wait_event", "wait_for_completion")
+
+# GFP masks that let the allocator sleep (direct reclaim).
+SLEEPING_GFP = frozenset((
+    "GFP_KERNEL", "GFP_KERNEL_ACCOUNT", "GFP_USER", "GFP_NOFS", "GFP_NOIO",
+    "GFP_HIGHUSER", "GFP_HIGHUSER_MOVABLE",
+))
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def sleeps(name):
+    """Whether a call of the function NAME sleeps or may."""
+    return str(name) in SLEEPERS or str(name).startswith(SLEEPER_PREFIXES)
+
+
+def sleeping_gfp(mask):
+    """Whether the expression MASK names a sleeping GFP mask, alone or in an
+    expression (GFP_KERNEL | __GFP_NOWARN)."""
+    return any(w in SLEEPING_GFP for w in _IDENT.findall(str(mask)))
