@@ -26,10 +26,19 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/pfn.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
 
 #include "kmap_atomic.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/kmap_atomic.h>
+
+/* The lowmem map tests kmap_atomic_map's key inline, in any module. */
+EXPORT_TRACEPOINT_SYMBOL(kmap_atomic_map);
+EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_unmap);
+EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_report);
 
 /*
  * No two CPUs' ptes in one cache line, and each CPU's in one page table:
@@ -183,8 +192,10 @@ unsigned long kmap_atomic_reports(void)
 }
 EXPORT_SYMBOL(kmap_atomic_reports);
 
-#define report(ip, fmt, ...)						\
+/* A misuse of @kind: traced each time, printed once per call site @ip. */
+#define report(kind, type, pfn, addr, ip, fmt, ...)			\
 do {									\
+	trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), ip); \
 	if (kmap_atomic_report_site(ip))				\
 		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
 } while (0)
@@ -321,13 +332,14 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 }
 
 /*
- * Release a fallback mapping of @type: popped if it is the top of
- * kmap_local's stack, else unmapped and popped once it is. A refusal
- * changes nothing. Only this task's records are looked at; a stale one
- * is dropped. Interrupts are off: one that falls back too must not take
+ * Release a fallback mapping of @type, unmapped at call site @ip (0 for a
+ * reclaim): popped if it is the top of kmap_local's stack, else unmapped
+ * and popped once it is. A refusal changes nothing. Only this task's
+ * records are looked at; a stale one is dropped. Interrupts are off: one that falls back too must not take
  * the address while its old record is still there.
  */
-enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type)
+enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
+						   unsigned long ip)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
@@ -351,6 +363,7 @@ enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned i
 			r = KMAP_FALLBACK_OTHER_CONTEXT;
 			break;
 		}
+		trace_kmap_atomic_unmap(type, pte_pfn(__pte(kc->fallback_pte[i])), vaddr, ip);
 		kc->fallback[i] = 0;
 		if (vaddr == kmap_atomic_local_top())
 			kunmap_local_indexed(addr);
@@ -380,7 +393,7 @@ unsigned int kmap_atomic_fallback_reclaim(void)
 		if (!kc->fallback[i] || kc->fallback_task[i] != current ||
 		    kc->fallback_level[i] != kmap_atomic_level())
 			continue;
-		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i]) ==
+		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i], 0) ==
 		    KMAP_FALLBACK_RELEASED)
 			n++;
 	}
@@ -440,14 +453,16 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 
 	if (i >= 0) {
 		if ((unsigned int)type >= KM_TYPE_NR)
-			report(ip,
+			report(KMAP_REPORT_INVALID_TYPE, type, pfn, 0, ip,
 			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
 			       (void *)ip, type, KM_TYPE_NR, i, cpu);
 		else
-			report(ip,
+			report(KMAP_REPORT_COLLISION, type, pfn, 0, ip,
 			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
 			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
-		return (void *)slot_addr(KM_TYPE_NR + i);
+		addr = (void *)slot_addr(KM_TYPE_NR + i);
+		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
+		return addr;
 	}
 
 	if (in_nmi()) {
@@ -455,16 +470,17 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		 * An NMI that misused twice: nothing is left that it may take.
 		 * Its counts are given back: its unmap of NULL changes nothing.
 		 */
-		report(ip,
+		report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
 		       "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
 		       (void *)ip, kmap_atomic_slot_name(type), cpu);
 		kmap_atomic_refuse();
 		return NULL;
 	}
 	addr = kmap_atomic_fallback_map(pfn, prot, type);
-	report(ip,
+	report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
 	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local",
 	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - KM_NMI_SPARES);
+	trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 	return addr;
 }
 
@@ -496,12 +512,25 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 			 */
 			if (unlikely(kmap_atomic_level()))
 				arch_kmap_local_post_unmap(vaddr);
+			trace_kmap_atomic_map(type, pfn, vaddr, _RET_IP_);
 			return (void *)vaddr;
 		}
 	}
 	return map_misused(pfn, type, prot, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
+
+/*
+ * The kmap_atomic_map event of a lowmem page's map, which the inline map
+ * makes only while the event is enabled; out of line, so that the caller
+ * traced is the call site.
+ */
+void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
+{
+	trace_kmap_atomic_map(type, page_to_pfn(page),
+			      (unsigned long)lowmem_page_address(page), _RET_IP_);
+}
+EXPORT_SYMBOL(__kmap_atomic_trace_lowmem);
 
 /* What @vaddr is, for a report of an unmap that does not match. */
 static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type,
@@ -512,18 +541,19 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 	struct kmap_atomic_where w;
 
 	if (type >= KM_TYPE_NR) {
-		report(ip, "%pS unmaps %p from slot %u, which does not exist: nothing changed",
+		report(KMAP_REPORT_INVALID_TYPE, type, 0, addr, ip,
+		       "%pS unmaps %p from slot %u, which does not exist: nothing changed",
 		       (void *)ip, addr, type);
 		return;
 	}
 	if (vaddr == slot_addr(type)) {
-		report(ip,
+		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
 		       "%pS unmaps %s, which CPU%u has not mapped (unmapped twice?): nothing changed",
 		       (void *)ip, name, cpu);
 		return;
 	}
 	if (kmap_atomic_slot_of(vaddr, &w)) {
-		report(ip,
+		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
 		       "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
 		       (void *)ip, addr, name, w.cpu,
 		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare",
@@ -531,12 +561,13 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 		return;
 	}
 	if (kmap_atomic_is_local(vaddr)) {
-		report(ip,
+		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
 		       "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
 		       (void *)ip, addr, name);
 		return;
 	}
-	report(ip, "%pS unmaps %p from %s, but no typed slot maps it: nothing changed",
+	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
+	       "%pS unmaps %p from %s, but no typed slot maps it: nothing changed",
 	       (void *)ip, addr, name);
 }
 
@@ -553,20 +584,24 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		    pte_none(ptep_get(slot_pte(KM_TYPE_NR + i))))
 			continue;
 		if (kc->spare_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
-			report(ip,
+			report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
 			       "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
 			       (void *)ip, addr, kmap_atomic_slot_name(type), i,
 			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
 			return false;
 		}
+		trace_kmap_atomic_unmap(type, pte_pfn(ptep_get(slot_pte(KM_TYPE_NR + i))),
+					vaddr, ip);
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
-	r = kmap_atomic_fallback_unmap(addr, type);
+	r = kmap_atomic_fallback_unmap(addr, type, ip);
 	if (r == KMAP_FALLBACK_RELEASED)
 		return true;
 	if (r != KMAP_FALLBACK_NONE) {
-		report(ip, KMAP_FALLBACK_REFUSED, (void *)ip, addr, kmap_atomic_slot_name(type),
+		report(r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
+		       KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
+		       KMAP_FALLBACK_REFUSED, (void *)ip, addr, kmap_atomic_slot_name(type),
 		       kmap_atomic_fallback_refusal(r));
 		return false;
 	}
@@ -576,15 +611,16 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 
 static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigned long ip)
 {
-	report(ip,
+	report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
 	       "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
 	       (void *)ip, addr, kmap_atomic_slot_name(type));
 	return false;
 }
 
-static noinline bool unmap_unbalanced(unsigned int type, unsigned long ip)
+static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
+				      unsigned long ip)
 {
-	report(ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip, kmap_atomic_slot_name(type));
+	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip, kmap_atomic_slot_name(type));
 	return false;
 }
 
@@ -608,7 +644,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	unsigned int idx = type;
 	bool ok = true;
-	pte_t *ptep;
+	pte_t *ptep, pte;
 
 	/*
 	 * Preemption is off if a map is held; a misused unmap may come with
@@ -617,11 +653,13 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	preempt_disable();
 	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
 		ptep = slot_pte(idx);
-		if (likely(!pte_none(ptep_get(ptep)))) {
+		pte = ptep_get(ptep);
+		if (likely(!pte_none(pte))) {
+			trace_kmap_atomic_unmap(type, pte_pfn(pte), vaddr, _RET_IP_);
 			clear_idx(ptep, vaddr);
 			/* Cleared; but were its counts given back already? */
 			if (unlikely(!pagefault_disabled()))
-				ok = unmap_unbalanced(type, _RET_IP_);
+				ok = unmap_unbalanced(addr, type, _RET_IP_);
 			goto out;
 		}
 	}
@@ -633,9 +671,11 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 		ok = unmap_misused(addr, type, _RET_IP_);
 		/* A spare or fallback released: its counts given back already? */
 		if (ok && unlikely(!pagefault_disabled()))
-			ok = unmap_unbalanced(type, _RET_IP_);
+			ok = unmap_unbalanced(addr, type, _RET_IP_);
 	} else if (unlikely(!pagefault_disabled())) {
 		ok = unmap_unmapped(addr, type, _RET_IP_);
+	} else {
+		trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);
 	}
 out:
 	if (likely(ok))

@@ -147,7 +147,8 @@ enum kmap_fallback_unmap {
 	KMAP_FALLBACK_OTHER_CONTEXT,	/* mapped by another context */
 };
 
-enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type);
+enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
+						   unsigned long ip);
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC

@@ -36,6 +36,8 @@
 #include <linux/seq_file.h>
 #include <linux/sizes.h>
 
+#include <trace/events/kmap_atomic.h>
+
 #include "kmap_atomic.h"
 
 /* The context a mapping was made in; 0 means the slot is free. */
@@ -100,6 +102,9 @@ EXPORT_SYMBOL_GPL(kmap_atomic_debug_reports);
 
 struct pending {
 	unsigned int n;
+	/* For the trace events: the slot, the page mapped or address unmapped. */
+	unsigned int type;
+	unsigned long pfn, addr;
 	struct {
 		enum kmap_atomic_report kind;
 		unsigned long ip;
@@ -114,11 +119,15 @@ struct pending {
  */
 static DEFINE_PER_CPU(struct pending, pending[NMI + 1]);
 
-static struct pending *pending_for(u8 ctx)
+static struct pending *pending_for(u8 ctx, unsigned int type, unsigned long pfn,
+				   unsigned long addr)
 {
 	struct pending *p = this_cpu_ptr(&pending[ctx]);
 
 	p->n = 0;
+	p->type = type;
+	p->pfn = pfn;
+	p->addr = addr;
 	return p;
 }
 
@@ -127,6 +136,7 @@ static __printf(4, 5) void note(struct pending *p, enum kmap_atomic_report kind,
 {
 	va_list args;
 
+	trace_kmap_atomic_report(kind, p->type, p->pfn, p->addr, ip);
 	if (WARN_ON_ONCE(p->n >= ARRAY_SIZE(p->r)))
 		return;
 	p->r[p->n].kind = kind;
@@ -225,6 +235,8 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
 {
 	struct holder *h = this_cpu_ptr(&kmap_cpu.slot[idx]);
 
+	trace_kmap_atomic_unmap(h->type, h->pfn,
+				kmap_atomic_slot_addr(smp_processor_id(), idx), ip);
 	kmap_atomic_clear_idx(idx);
 	h->unmap_ip = ip;
 	h->unmap_ctx = ctx;
@@ -290,10 +302,12 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	/* 2.6: a lowmem page uses no slot, and its map was not checked. */
 	if (page && !PageHighMem(page)) {
 		this_cpu_inc(kmap_cpu.held[ctx]);
-		return lowmem_page_address(page);
+		addr = lowmem_page_address(page);
+		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
+		return addr;
 	}
 
-	p = pending_for(ctx);
+	p = pending_for(ctx, type, pfn, 0);
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
@@ -331,6 +345,8 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	if (addr)
 		kc->held[ctx]++;
 	local_irq_restore(flags);
+	if (addr)
+		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 	emit(p);
 	return addr;
 }
@@ -456,7 +472,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 
 	/* A misused unmap may come with preemption on: stay on this CPU. */
 	preempt_disable();
-	p = pending_for(ctx);
+	p = pending_for(ctx, type, 0, (unsigned long)addr);
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	if (kmap_atomic_is_lowmem(base)) {
@@ -465,7 +481,9 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * with none left the counts would underflow.
 		 */
 		ok = give_back(kc, ctx);
-		if (!ok)
+		if (ok)
+			trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(base)), base, ip);
+		else
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
@@ -480,7 +498,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 			     slot_name(idx));
 		goto out;
 	}
-	r = kmap_atomic_fallback_unmap(addr, type);
+	r = kmap_atomic_fallback_unmap(addr, type, ip);
 	if (r == KMAP_FALLBACK_RELEASED) {
 		ok = give_back(kc, ctx);
 		if (!ok)
@@ -559,7 +577,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 		this_cpu_write(reclaiming_dead, current);
 	}
 	do {
-		p = pending_for(ctx);
+		p = pending_for(ctx, KM_TYPE_NR, 0, 0);
 		local_irq_save(flags);
 		kc = this_cpu_ptr(&kmap_cpu);
 		for (; i < KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r); i++) {
@@ -567,6 +585,8 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 
 			if (!held_by_current(h, ctx))
 				continue;
+			p->type = h->type;
+			p->pfn = h->pfn;
 			note(p, KMAP_REPORT_LEAK, h->ip,
 			     "%s on CPU%u, mapped by %pS (pfn %#lx), is still held as %s: reclaimed",
 			     slot_name(i), smp_processor_id(), (void *)h->ip, h->pfn,
@@ -576,6 +596,8 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 			refuse_one(kc, ctx);
 		}
 		/* Past the last spare: on kmap_local's stack, popped here. */
+		p->type = KM_TYPE_NR;
+		p->pfn = 0;
 		if (i == KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r)) {
 			unsigned int n = kmap_atomic_fallback_reclaim();
 

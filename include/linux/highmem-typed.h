@@ -68,6 +68,7 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
+#include <linux/tracepoint-defs.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 bool __kunmap_atomic_slot(const void *addr, enum km_type type);
@@ -92,6 +93,9 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 /* The checked map and unmap take the place of the fast path. */
 #include <linux/highmem-typed-debug.h>
 #else
+DECLARE_TRACEPOINT(kmap_atomic_map);
+void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
+
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
@@ -99,8 +103,12 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 	preempt_disable();
 	pagefault_disable();
 	/* page_address() would test PageHighMem() again, out of line. */
-	if (!PageHighMem(page))
+	if (!PageHighMem(page)) {
+		/* A static branch: a no-op while the event is disabled. */
+		if (tracepoint_enabled(kmap_atomic_map))
+			__kmap_atomic_trace_lowmem(page, type);
 		return lowmem_page_address(page);
+	}
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
 }
 

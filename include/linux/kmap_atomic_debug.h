@@ -10,21 +10,8 @@
 #ifndef _LINUX_KMAP_ATOMIC_DEBUG_H
 #define _LINUX_KMAP_ATOMIC_DEBUG_H
 
+#include <linux/kmap_types.h>
 #include <linux/types.h>
-
-/* What the checks report; each has a counter. */
-enum kmap_atomic_report {
-	KMAP_REPORT_COLLISION,		/* a map into a slot already held */
-	KMAP_REPORT_CONTEXT,		/* a slot used from the wrong context, NMI included */
-	KMAP_REPORT_WRONG_ADDRESS,	/* unmap of an address the slot does not map */
-	KMAP_REPORT_NOT_HELD,		/* unmap of a slot nobody holds, or of nothing */
-	KMAP_REPORT_OTHER_CONTEXT,	/* unmap from another context than the map */
-	KMAP_REPORT_INVALID_TYPE,	/* a type that is no slot */
-	KMAP_REPORT_LEAK,		/* a slot still held when its context ends */
-	KMAP_REPORT_NO_SPARE,		/* a misuse with every spare in use */
-	KMAP_REPORT_FAULT,		/* a kernel fault on a typed slot's address */
-	KMAP_REPORT_NR
-};
 
 /* Where a context ends, for kmap_atomic_check_leaks(). */
 enum kmap_atomic_context_end {

@@ -45,6 +45,26 @@ enum km_type {
 };
 
 /*
+ * The kinds of misuse reported, the kmap_atomic_report trace event's
+ * kind. Every kernel with the slots reports what would corrupt or crash
+ * (a collision, a type that is no slot, an unmap that does not match) and
+ * running out of spares; CONFIG_DEBUG_KMAP_ATOMIC adds the context, leak
+ * and fault checks, and counts each kind (<linux/kmap_atomic_debug.h>).
+ */
+enum kmap_atomic_report {
+	KMAP_REPORT_COLLISION,		/* a map into a slot already held */
+	KMAP_REPORT_CONTEXT,		/* a slot used from the wrong context, NMI included */
+	KMAP_REPORT_WRONG_ADDRESS,	/* unmap of an address the slot does not map */
+	KMAP_REPORT_NOT_HELD,		/* unmap of a slot nobody holds, or of nothing */
+	KMAP_REPORT_OTHER_CONTEXT,	/* unmap from another context than the map */
+	KMAP_REPORT_INVALID_TYPE,	/* a type that is no slot */
+	KMAP_REPORT_LEAK,		/* a slot still held when its context ends */
+	KMAP_REPORT_NO_SPARE,		/* a misuse with every spare in use */
+	KMAP_REPORT_FAULT,		/* a kernel fault on a typed slot's address */
+	KMAP_REPORT_NR
+};
+
+/*
  * Each CPU also has spare slots, after the KM_TYPE_NR named ones: a map
  * into a slot that is in use already (a collision), or with a type that is
  * no slot, is reported and given a spare, so that nobody's data is lost.

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the kmap_atomic trace events: each typed map and unmap,
+ * lowmem or highmem, and each misuse the kernel reports fires its event
+ * once, with the slot, the page frame, the address and the call site, in
+ * the release kernel as in the debug one. The events are caught with
+ * probes of their own, as perf or BPF would attach them; the formatted
+ * records in /sys/kernel/tracing are the userspace checks' part.
+ *
+ * The reports the misuse cases provoke are bracketed on the console by
+ * KMAP-EXPECT-BEGIN/END lines.
+ */
+#include <kunit/test.h>
+#include <linux/highmem.h>
+#include <linux/kallsyms.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmap_atomic.h>
+
+#include "kmap_atomic_kunit_pages.h"
+
+enum event { EV_MAP, EV_UNMAP, EV_REPORT };
+
+struct record {
+	enum event ev;
+	unsigned int kind, type;
+	unsigned long pfn, addr, caller;
+};
+
+/* The events of one case, from any CPU; the cases pick theirs by caller. */
+#define MAX_RECORDS	64
+static struct record records[MAX_RECORDS];
+static atomic_t nr_records;
+
+static void add(enum event ev, unsigned int kind, unsigned int type, unsigned long pfn,
+		unsigned long addr, unsigned long caller)
+{
+	int i = atomic_inc_return(&nr_records) - 1;
+
+	if (i < MAX_RECORDS)
+		records[i] = (struct record){ ev, kind, type, pfn, addr, caller };
+}
+
+static void on_map(void *data, unsigned int type, unsigned long pfn, unsigned long addr,
+		   unsigned long caller)
+{
+	add(EV_MAP, 0, type, pfn, addr, caller);
+}
+
+static void on_unmap(void *data, unsigned int type, unsigned long pfn, unsigned long addr,
+		     unsigned long caller)
+{
+	add(EV_UNMAP, 0, type, pfn, addr, caller);
+}
+
+static void on_report(void *data, enum kmap_atomic_report kind, unsigned int type,
+		      unsigned long pfn, unsigned long addr, unsigned long caller)
+{
+	add(EV_REPORT, kind, type, pfn, addr, caller);
+}
+
+static int probes_on(struct kunit *test)
+{
+	atomic_set(&nr_records, 0);
+	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_map(on_map, NULL), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_unmap(on_unmap, NULL), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_report(on_report, NULL), 0);
+	return 0;
+}
+
+static void probes_off(struct kunit *test)
+{
+	unregister_trace_kmap_atomic_report(on_report, NULL);
+	unregister_trace_kmap_atomic_unmap(on_unmap, NULL);
+	unregister_trace_kmap_atomic_map(on_map, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * The @ev events whose call site is in function @fn, in the order they
+ * fired; *@n is how many there were.
+ */
+static const struct record *find(struct kunit *test, enum event ev, const char *fn,
+				 unsigned int nth, unsigned int *n)
+{
+	const struct record *found = NULL;
+	char sym[KSYM_SYMBOL_LEN];
+	int i, total = atomic_read(&nr_records);
+
+	KUNIT_ASSERT_LE_MSG(test, total, MAX_RECORDS, "more events than the test keeps");
+	*n = 0;
+	for (i = 0; i < total; i++) {
+		if (records[i].ev != ev)
+			continue;
+		sprint_symbol_no_offset(sym, records[i].caller);
+		if (strcmp(sym, fn))
+			continue;
+		if (*n == nth)
+			found = &records[i];
+		(*n)++;
+	}
+	return found;
+}
+
+static void expect_event(struct kunit *test, const struct record *r, unsigned int type,
+			 unsigned long pfn, const void *addr, const char *what)
+{
+	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no %s event", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->type, type, "the slot of the %s event", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->pfn, pfn, "the page frame of the %s event", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->addr, (unsigned long)addr & PAGE_MASK,
+			    "the address of the %s event", what);
+}
+
+struct trace_case {
+	enum page_kind kind;
+	unsigned int type;
+	bool irqs_off;
+	const char *desc;
+};
+
+static const struct trace_case trace_cases[] = {
+	{ LOWMEM, KM_USER0, false, "lowmem page, KM_USER0" },
+	{ HIGHMEM_BELOW_4G, KM_USER0, false, "highmem page, KM_USER0" },
+	{ HIGHMEM_ABOVE_4G, KM_USER1, false, "page above 4 GiB, KM_USER1" },
+	{ HIGHMEM_BELOW_4G, KM_IRQ0, true, "highmem page, KM_IRQ0, interrupts off" },
+};
+
+static void trace_case_desc(const struct trace_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(trace_case, trace_cases, trace_case_desc);
+
+/* One map and one unmap event each, this function their call site. */
+static void map_and_unmap_are_traced(struct kunit *test)
+{
+	const struct trace_case *c = test->param_value;
+	const struct record *map, *unmap;
+	unsigned int maps, unmaps, reports, total;
+	unsigned long flags = 0;
+	struct page *page;
+	void *addr;
+
+	need_kind(test, c->kind);
+	page = test_page(c->kind, 0);
+	if (c->irqs_off)
+		local_irq_save(flags);
+	addr = kmap_atomic(page, c->type);
+	kunmap_atomic(addr, c->type);
+	if (c->irqs_off)
+		local_irq_restore(flags);
+
+	map = find(test, EV_MAP, __func__, 0, &maps);
+	unmap = find(test, EV_UNMAP, __func__, 0, &unmaps);
+	find(test, EV_REPORT, __func__, 0, &reports);
+	KUNIT_EXPECT_EQ_MSG(test, maps, 1, "map events of one kmap_atomic()");
+	KUNIT_EXPECT_EQ_MSG(test, unmaps, 1, "unmap events of one kunmap_atomic()");
+	KUNIT_EXPECT_EQ_MSG(test, reports, 0, "report events of correct code");
+	expect_event(test, map, c->type, page_to_pfn(page), addr, "map");
+	expect_event(test, unmap, c->type, page_to_pfn(page), addr, "unmap");
+
+	/* Unregistered, the probes see nothing more. */
+	probes_off(test);
+	total = atomic_read(&nr_records);
+	addr = kmap_atomic(page, c->type);
+	kunmap_atomic(addr, c->type);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nr_records), total,
+			    "events after the probes were unregistered");
+	probes_on(test);
+}
+
+/* A collision: a report, and the spare's map and unmap, traced. */
+static void collision_is_traced(struct kunit *test)
+{
+	const struct record *r;
+	struct page *a, *b;
+	unsigned int n;
+	void *pa, *pb;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = test_page(HIGHMEM_BELOW_4G, 0);
+	b = test_page(HIGHMEM_BELOW_4G, 1);
+	pr_info("KMAP-EXPECT-BEGIN trace collision\n");
+	pa = kmap_atomic(a, KM_USER0);
+	pb = kmap_atomic(b, KM_USER0);
+	kunmap_atomic(pb, KM_USER0);
+	kunmap_atomic(pa, KM_USER0);
+	pr_info("KMAP-EXPECT-END trace collision\n");
+
+	r = find(test, EV_REPORT, __func__, 0, &n);
+	KUNIT_EXPECT_EQ_MSG(test, n, 1, "report events of one collision");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no report event");
+	KUNIT_EXPECT_EQ_MSG(test, r->kind, KMAP_REPORT_COLLISION, "the report's kind");
+	KUNIT_EXPECT_EQ_MSG(test, r->type, KM_USER0, "the report's slot");
+	KUNIT_EXPECT_EQ_MSG(test, r->pfn, page_to_pfn(b), "the report's page frame");
+
+	expect_event(test, find(test, EV_MAP, __func__, 0, &n), KM_USER0, page_to_pfn(a), pa,
+		     "first map");
+	expect_event(test, find(test, EV_MAP, __func__, 1, &n), KM_USER0, page_to_pfn(b), pb,
+		     "second map, in a spare");
+	KUNIT_EXPECT_EQ_MSG(test, n, 2, "map events");
+	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(b), pb,
+		     "spare's unmap");
+	expect_event(test, find(test, EV_UNMAP, __func__, 1, &n), KM_USER0, page_to_pfn(a), pa,
+		     "slot's unmap");
+	KUNIT_EXPECT_EQ_MSG(test, n, 2, "unmap events");
+}
+
+/* An unmap of the wrong slot: a report, and no unmap event, till the right one. */
+static void wrong_unmap_is_traced(struct kunit *test)
+{
+	const struct record *r;
+	struct page *page;
+	unsigned int n;
+	void *addr;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	page = test_page(HIGHMEM_BELOW_4G, 0);
+	pr_info("KMAP-EXPECT-BEGIN trace wrong unmap\n");
+	addr = kmap_atomic(page, KM_USER0);
+	kunmap_atomic(addr, KM_USER1);
+	find(test, EV_UNMAP, __func__, 0, &n);
+	KUNIT_EXPECT_EQ_MSG(test, n, 0, "unmap events of an unmap that was refused");
+	kunmap_atomic(addr, KM_USER0);
+	pr_info("KMAP-EXPECT-END trace wrong unmap\n");
+
+	r = find(test, EV_REPORT, __func__, 0, &n);
+	KUNIT_EXPECT_EQ_MSG(test, n, 1, "report events of one wrong unmap");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no report event");
+	KUNIT_EXPECT_EQ_MSG(test, r->kind, KMAP_REPORT_WRONG_ADDRESS, "the report's kind");
+	KUNIT_EXPECT_EQ_MSG(test, r->type, KM_USER1, "the report's slot");
+	KUNIT_EXPECT_EQ_MSG(test, r->addr, (unsigned long)addr, "the report's address");
+	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(page),
+		     addr, "right unmap");
+}
+
+static struct kunit_case kmap_atomic_trace_cases[] = {
+	KUNIT_CASE_PARAM(map_and_unmap_are_traced, trace_case_gen_params),
+	KUNIT_CASE(collision_is_traced),
+	KUNIT_CASE(wrong_unmap_is_traced),
+	{}
+};
+
+static struct kunit_suite kmap_atomic_trace_suite = {
+	.name = "kmap_atomic_trace",
+	.suite_init = test_chunks_get,
+	.suite_exit = test_chunks_put,
+	.init = probes_on,
+	.exit = probes_off,
+	.test_cases = kmap_atomic_trace_cases,
+};
+
+kunit_test_suite(kmap_atomic_trace_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the kmap_atomic trace events");
+MODULE_LICENSE("GPL");
