@@ -8,8 +8,9 @@ mirror=$state/overlay           # what prepare-tree last copied into the tree
 applied_stamp=$state/series.sha # hash of the series that is applied
 applied_copy=$state/applied     # the patches as pushed: popped with these
 
-# The folders whose files are new files at the same path in the kernel tree.
-overlay_dirs=(arch include mm block drivers Documentation tools samples)
+# The folders whose files are new files at the same path in the kernel tree:
+# of scripts/, only the semantic patches (the rest drives this repository).
+overlay_dirs=(arch include mm block drivers Documentation tools samples scripts/coccinelle/api)
 
 find_tree() {
 	tree=

@@ -64,8 +64,12 @@ static void demo_tasklet(struct tasklet_struct *t)
 	complete(&d->softirq_done);
 }
 
-/* Process context: fill the source and copy it with both user slots. */
-static int demo_copy(struct demo *d)
+/*
+ * Process context: fill the source and copy it with both user slots. Not
+ * inlined into the __init function, whose text is freed after the load:
+ * a trace read later still names the caller of these maps.
+ */
+static noinline int demo_copy(struct demo *d)
 {
 	struct page *src_page, *dst_page;
 	u32 *src, *dst;
