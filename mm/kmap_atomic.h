@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Between mm/highmem.c, mm/kmap_atomic.c, mm/kmap_atomic_debug.c,
- * mm/kmap_atomic_local.c and mm/kmap_atomic_to_page.c: slots by index
+ * mm/kmap_atomic_local.c and mm/kmap_atomic_to_page.c (and the misuse
+ * KUnit suite, which reads one count): slots by index
  * (with the slots only), typed maps on kmap_local's stack, the hooks an
  * architecture may override, and what a lowmem address is
  * (kmap_atomic_to_page() needs it without the slots too).
@@ -13,7 +14,6 @@
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
-#include <linux/uaccess.h>
 
 /* The kernel's direct map: a lowmem page's address, which uses no slot. */
 static inline bool kmap_atomic_is_lowmem(unsigned long vaddr)

@@ -33,8 +33,8 @@ bool kmap_atomic_is_local(unsigned long vaddr)
 
 /*
  * The address of entry @idx of this task's kmap_local stack, at the index
- * mm/highmem.c gives it (kmap_local_calc_idx(), which x86 does not
- * override), and its inverse.
+ * mm/highmem.c gives it (kmap_local_calc_idx(), which no architecture
+ * with the slots may override: mm/kmap_atomic.h), and its inverse.
  */
 static unsigned long kmap_atomic_local_addr(int idx)
 {

@@ -76,23 +76,33 @@ static void probes_off(struct kunit *test)
 }
 
 /*
- * The @ev events whose call site is in function @fn, in the order they
- * fired; *@n is how many there were.
+ * Is @ip in function @fn, or in a part gcc split off (fn.cold, ...)? A
+ * module's symbol is followed by " [module]"; strchr() finds the NUL
+ * too, for the name alone.
+ */
+static bool in_function(unsigned long ip, const char *fn)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	size_t len = strlen(fn);
+
+	sprint_symbol_no_offset(sym, ip);
+	return !strncmp(sym, fn, len) && strchr(". ", sym[len]);
+}
+
+/*
+ * The @nth of the @ev events whose call site is in function @fn, in the
+ * order they fired; *@n is how many there were.
  */
 static const struct record *find(struct kunit *test, enum event ev, const char *fn,
 				 unsigned int nth, unsigned int *n)
 {
 	const struct record *found = NULL;
-	char sym[KSYM_SYMBOL_LEN];
 	int i, total = atomic_read(&nr_records);
 
 	KUNIT_ASSERT_LE_MSG(test, total, MAX_RECORDS, "more events than the test keeps");
 	*n = 0;
 	for (i = 0; i < total; i++) {
-		if (records[i].ev != ev)
-			continue;
-		sprint_symbol_no_offset(sym, records[i].caller);
-		if (strcmp(sym, fn))
+		if (records[i].ev != ev || !in_function(records[i].caller, fn))
 			continue;
 		if (*n == nth)
 			found = &records[i];
@@ -101,9 +111,23 @@ static const struct record *find(struct kunit *test, enum event ev, const char *
 	return found;
 }
 
+/* For a failure: every event caught, with its call site. */
+static void dump_records(struct kunit *test)
+{
+	int i, total = min(atomic_read(&nr_records), MAX_RECORDS);
+
+	for (i = 0; i < total; i++)
+		kunit_info(test, "event %d: %s slot %u pfn %#lx addr %#lx caller %pS\n", i,
+			   (const char *[]){ "map", "unmap", "report" }[records[i].ev],
+			   records[i].type, records[i].pfn, records[i].addr,
+			   (void *)records[i].caller);
+}
+
 static void expect_event(struct kunit *test, const struct record *r, unsigned int type,
 			 unsigned long pfn, const void *addr, const char *what)
 {
+	if (!r)
+		dump_records(test);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no %s event", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->type, type, "the slot of the %s event", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->pfn, pfn, "the page frame of the %s event", what);

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 mode=${1:-} top=${2:-}
-[[ -n $mode && -d $top ]] || { sed -n '2,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[[ -n $mode && -d $top ]] || { sed -n '2,14s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 top=$(cd "$top" && pwd)
 api=$top/scripts/coccinelle/api
 tests=$top/scripts/coccinelle/tests

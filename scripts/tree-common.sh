@@ -10,7 +10,7 @@ applied_copy=$state/applied     # the patches as pushed: popped with these
 
 # The folders whose files are new files at the same path in the kernel tree:
 # of scripts/, only the semantic patches (the rest drives this repository).
-overlay_dirs=(arch include mm block drivers Documentation tools samples scripts/coccinelle/api)
+overlay_dirs=(arch include mm Documentation tools samples scripts/coccinelle/api)
 
 find_tree() {
 	tree=

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The call lists the kmap_atomic_*.cocci checks share.
 
-Each .cocci file imports this module from its own folder (see its
-initialize rule), so that every rule, in every file, works from one list.
+kmap_atomic_context.cocci and kmap_atomic_sleep.cocci import this module
+from their own folder (see their initialize rules), so that every rule
+works from one list.
 """
 
 import re

@@ -51,7 +51,8 @@ for ev in map unmap; do
 done
 n=$(grep -c 'kmap_atomic_report:' $trace)
 [ "$n" = 0 ] || { echo "$n report events while the sample ran: correct code draws none"; failed=1; }
-[ $failed = 0 ] || { echo "the trace:"; grep kmap_atomic_ $trace; }
+echo "the trace:"
+grep kmap_atomic_ $trace
 
 # A misuse: its report event names the kind, the slot and the caller.
 if [ "$DEBUG_KMAP_ATOMIC" = y ]; then
