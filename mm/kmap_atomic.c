@@ -332,14 +332,14 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 }
 
 /*
- * Release a fallback mapping of @type, unmapped at call site @ip (0 for a
- * reclaim): popped if it is the top of kmap_local's stack, else unmapped
- * and popped once it is. A refusal changes nothing. Only this task's
- * records are looked at; a stale one is dropped. Interrupts are off: one that falls back too must not take
+ * Release a fallback mapping of @type, and give its page frame in @pfn:
+ * popped if it is the top of kmap_local's stack, else unmapped and popped
+ * once it is. A refusal changes nothing. Only this task's records are
+ * looked at; a stale one is dropped. Interrupts are off: one that falls back too must not take
  * the address while its old record is still there.
  */
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
-						   unsigned long ip)
+						   unsigned long *pfn)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
@@ -363,7 +363,7 @@ enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned i
 			r = KMAP_FALLBACK_OTHER_CONTEXT;
 			break;
 		}
-		trace_kmap_atomic_unmap(type, pte_pfn(__pte(kc->fallback_pte[i])), vaddr, ip);
+		*pfn = pte_pfn(__pte(kc->fallback_pte[i]));
 		kc->fallback[i] = 0;
 		if (vaddr == kmap_atomic_local_top())
 			kunmap_local_indexed(addr);
@@ -388,12 +388,13 @@ unsigned int kmap_atomic_fallback_reclaim(void)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned int i, n = 0;
+	unsigned long pfn;
 
 	for (i = ARRAY_SIZE(kc->fallback); i-- > 0;) {
 		if (!kc->fallback[i] || kc->fallback_task[i] != current ||
 		    kc->fallback_level[i] != kmap_atomic_level())
 			continue;
-		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i], 0) ==
+		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i], &pfn) ==
 		    KMAP_FALLBACK_RELEASED)
 			n++;
 	}
@@ -577,6 +578,7 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	enum kmap_fallback_unmap r;
+	unsigned long pfn;
 	unsigned int i;
 
 	for (i = 0; i < KM_SPARE_SLOTS; i++) {
@@ -595,9 +597,11 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
-	r = kmap_atomic_fallback_unmap(addr, type, ip);
-	if (r == KMAP_FALLBACK_RELEASED)
+	r = kmap_atomic_fallback_unmap(addr, type, &pfn);
+	if (r == KMAP_FALLBACK_RELEASED) {
+		trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
 		return true;
+	}
 	if (r != KMAP_FALLBACK_NONE) {
 		report(r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
 		       KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,

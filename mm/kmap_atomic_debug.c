@@ -107,7 +107,8 @@ struct pending {
 	unsigned long pfn, addr;
 	struct {
 		enum kmap_atomic_report kind;
-		unsigned long ip;
+		unsigned int type;
+		unsigned long ip, pfn, addr;
 		char msg[REPORT_LEN];
 	} r[3];	/* a map's: its context, a collision, no spare */
 };
@@ -136,21 +137,34 @@ static __printf(4, 5) void note(struct pending *p, enum kmap_atomic_report kind,
 {
 	va_list args;
 
-	trace_kmap_atomic_report(kind, p->type, p->pfn, p->addr, ip);
 	if (WARN_ON_ONCE(p->n >= ARRAY_SIZE(p->r)))
 		return;
 	p->r[p->n].kind = kind;
 	p->r[p->n].ip = ip;
+	p->r[p->n].type = p->type;
+	p->r[p->n].pfn = p->pfn;
+	p->r[p->n].addr = p->addr;
 	va_start(args, fmt);
 	vsnprintf(p->r[p->n].msg, REPORT_LEN, fmt, args);
 	va_end(args);
 	p->n++;
 }
 
+/* The reports' trace events, in the context and interrupt state they were made in. */
+static void trace_reports(const struct pending *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		trace_kmap_atomic_report(p->r[i].kind, p->r[i].type, p->r[i].pfn,
+					 p->r[i].addr, p->r[i].ip);
+}
+
 static void emit(struct pending *p)
 {
 	unsigned int i;
 
+	trace_reports(p);
 	for (i = 0; i < p->n; i++) {
 		/* One call site's kinds are told apart: the key is never text. */
 		unsigned long key = p->r[i].ip ^
@@ -235,8 +249,6 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
 {
 	struct holder *h = this_cpu_ptr(&kmap_cpu.slot[idx]);
 
-	trace_kmap_atomic_unmap(h->type, h->pfn,
-				kmap_atomic_slot_addr(smp_processor_id(), idx), ip);
 	kmap_atomic_clear_idx(idx);
 	h->unmap_ip = ip;
 	h->unmap_ctx = ctx;
@@ -467,6 +479,10 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	struct pending *p;
 	struct kmap_cpu *kc;
 	unsigned long flags;
+	/* What was unmapped, traced once interrupts are as the caller had them. */
+	unsigned int unmapped_type = type;
+	unsigned long unmapped_pfn = 0;
+	bool unmapped = false;
 	bool ok = false;
 	int idx;
 
@@ -481,16 +497,21 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * with none left the counts would underflow.
 		 */
 		ok = give_back(kc, ctx);
-		if (ok)
-			trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(base)), base, ip);
-		else
+		if (ok) {
+			unmapped = true;
+			unmapped_pfn = PFN_DOWN(__pa(base));
+		} else {
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
+		}
 		goto out;
 	}
 	idx = find_holder(kc, base, type, ctx);
 	if (idx >= 0) {
+		unmapped = true;
+		unmapped_type = kc->slot[idx].type;
+		unmapped_pfn = kc->slot[idx].pfn;
 		release(idx, ctx, ip);
 		ok = give_back(kc, ctx);
 		if (!ok)
@@ -498,8 +519,9 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 			     slot_name(idx));
 		goto out;
 	}
-	r = kmap_atomic_fallback_unmap(addr, type, ip);
+	r = kmap_atomic_fallback_unmap(addr, type, &unmapped_pfn);
 	if (r == KMAP_FALLBACK_RELEASED) {
+		unmapped = true;
 		ok = give_back(kc, ctx);
 		if (!ok)
 			note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
@@ -513,6 +535,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	}
 out:
 	local_irq_restore(flags);
+	if (unmapped)
+		trace_kmap_atomic_unmap(unmapped_type, unmapped_pfn, base, ip);
 	emit(p);
 	preempt_enable();
 	return ok;
@@ -528,6 +552,7 @@ static void tell_dying(struct pending *p)
 {
 	unsigned int i;
 
+	trace_reports(p);
 	for (i = 0; i < p->n; i++)
 		pr_emerg("kmap_atomic: %s\n", p->r[i].msg);
 }

@@ -187,8 +187,12 @@ static void map_and_unmap_are_traced(struct kunit *test)
 	/* Unregistered, the probes see nothing more. */
 	probes_off(test);
 	total = atomic_read(&nr_records);
+	if (c->irqs_off)
+		local_irq_save(flags);
 	addr = kmap_atomic(page, c->type);
 	kunmap_atomic(addr, c->type);
+	if (c->irqs_off)
+		local_irq_restore(flags);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nr_records), total,
 			    "events after the probes were unregistered");
 	probes_on(test);

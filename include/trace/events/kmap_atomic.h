@@ -128,7 +128,7 @@ DEFINE_EVENT(kmap_atomic_slot, kmap_atomic_map,
 	TP_ARGS(type, pfn, addr, caller)
 );
 
-/* An unmap that is carried out, before the pte is cleared. */
+/* An unmap that is carried out; a refused one is a report instead. */
 DEFINE_EVENT(kmap_atomic_slot, kmap_atomic_unmap,
 	TP_PROTO(unsigned int type, unsigned long pfn, unsigned long addr,
 		 unsigned long caller),

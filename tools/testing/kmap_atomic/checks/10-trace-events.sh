@@ -20,6 +20,9 @@ ko=$(ls /harness/modules/*-kmap_atomic_demo.ko 2>/dev/null) || {
 	exit 1
 }
 rmmod kmap_atomic_demo || { echo "rmmod kmap_atomic_demo failed"; exit 1; }
+# The debug flavor's oops check oopsed on purpose, and an oops turns
+# tracing off (oops_enter()).
+echo 1 >$t/tracing_on
 echo >$t/trace
 echo 1 >$t/events/kmap_atomic/enable
 insmod "$ko" || { echo "insmod kmap_atomic_demo.ko failed with the events enabled"; exit 1; }
