@@ -55,6 +55,10 @@ mutations=(
 	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
 	'fallback-entries-untagged|s/ arch_kmap_atomic_fallback_tag));$/ 0));/|kmap_atomic_misuse.stale_fallback_record'
 	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
+	'no-map-event|s/^\(\t*\)trace_kmap_atomic_map(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-unmap-event|s/^\(\t*\)trace_kmap_atomic_unmap(type, pte_pfn(pte), vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-lowmem-unmap-event|s/^\(\t*\)trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)
 debug_mutations=(
@@ -82,7 +86,8 @@ run_mutant() {
 	# Release: the suites as modules; debug: built in, run at boot.
 	local kunit=() glob=()
 	if [[ $flavor = release ]]; then
-		kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko")
+		kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko"
+		       "$out/mm/kmap_atomic_trace_kunit.ko")
 	else
 		glob=(--kunit 'kmap_atomic*')
 	fi
