@@ -108,6 +108,32 @@ const char *kmap_atomic_slot_name(enum km_type type)
 }
 EXPORT_SYMBOL(kmap_atomic_slot_name);
 
+static const char * const report_names[KMAP_REPORT_NR] = {
+	[KMAP_REPORT_COLLISION] = "collision",
+	[KMAP_REPORT_CONTEXT] = "wrong_context",
+	[KMAP_REPORT_WRONG_ADDRESS] = "unmap_wrong_address",
+	[KMAP_REPORT_NOT_HELD] = "unmap_not_held",
+	[KMAP_REPORT_OTHER_CONTEXT] = "unmap_other_context",
+	[KMAP_REPORT_INVALID_TYPE] = "invalid_type",
+	[KMAP_REPORT_LEAK] = "leak",
+	[KMAP_REPORT_NO_SPARE] = "no_spare",
+	[KMAP_REPORT_FAULT] = "fault",
+};
+
+/**
+ * kmap_atomic_report_name - the name of a kind of misuse, for traces and counts
+ * @kind: the kind
+ *
+ * Return: "collision", "wrong_context" and so on, or "unknown".
+ */
+const char *kmap_atomic_report_name(enum kmap_atomic_report kind)
+{
+	if ((unsigned int)kind >= KMAP_REPORT_NR)
+		return "unknown";
+	return report_names[kind];
+}
+EXPORT_SYMBOL(kmap_atomic_report_name);
+
 /**
  * kmap_atomic_slot_context - the context a slot is reserved for
  * @type: the slot; must be below KM_TYPE_NR
@@ -195,8 +221,10 @@ EXPORT_SYMBOL(kmap_atomic_reports);
 /* A misuse of @kind: traced each time, printed once per call site @ip. */
 #define report(kind, type, pfn, addr, ip, fmt, ...)			\
 do {									\
-	trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), ip); \
-	if (kmap_atomic_report_site(ip))				\
+	unsigned long __ip = (ip);					\
+									\
+	trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip); \
+	if (kmap_atomic_report_site(__ip))				\
 		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
 } while (0)
 
@@ -339,7 +367,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
  * the address while its old record is still there.
  */
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
-						   unsigned long *pfn)
+						    unsigned long *pfn)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
@@ -394,8 +422,8 @@ unsigned int kmap_atomic_fallback_reclaim(void)
 		if (!kc->fallback[i] || kc->fallback_task[i] != current ||
 		    kc->fallback_level[i] != kmap_atomic_level())
 			continue;
-		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i], &pfn) ==
-		    KMAP_FALLBACK_RELEASED)
+		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i],
+					       &pfn) == KMAP_FALLBACK_RELEASED)
 			n++;
 	}
 	return n;
@@ -624,7 +652,8 @@ static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigne
 static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
 				      unsigned long ip)
 {
-	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip, kmap_atomic_slot_name(type));
+	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
+	       kmap_atomic_slot_name(type));
 	return false;
 }
 

@@ -148,7 +148,7 @@ enum kmap_fallback_unmap {
 };
 
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
-						   unsigned long *pfn);
+						    unsigned long *pfn);
 const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC

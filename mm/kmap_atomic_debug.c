@@ -788,25 +788,13 @@ static int slots_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(slots);
 
-static const char * const report_names[KMAP_REPORT_NR] = {
-	[KMAP_REPORT_COLLISION] = "collision",
-	[KMAP_REPORT_CONTEXT] = "wrong_context",
-	[KMAP_REPORT_WRONG_ADDRESS] = "unmap_wrong_address",
-	[KMAP_REPORT_NOT_HELD] = "unmap_not_held",
-	[KMAP_REPORT_OTHER_CONTEXT] = "unmap_other_context",
-	[KMAP_REPORT_INVALID_TYPE] = "invalid_type",
-	[KMAP_REPORT_LEAK] = "leak",
-	[KMAP_REPORT_NO_SPARE] = "no_spare",
-	[KMAP_REPORT_FAULT] = "fault",
-};
-
 /* /sys/kernel/debug/kmap_atomic/reports: how many of each kind. */
 static int reports_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
 	for (i = 0; i < KMAP_REPORT_NR; i++)
-		seq_printf(m, "%s %lu\n", report_names[i], kmap_atomic_debug_reports(i));
+		seq_printf(m, "%s %lu\n", kmap_atomic_report_name(i), kmap_atomic_debug_reports(i));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(reports);

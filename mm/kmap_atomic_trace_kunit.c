@@ -19,6 +19,7 @@
 #include "kmap_atomic_kunit_pages.h"
 
 enum event { EV_MAP, EV_UNMAP, EV_REPORT };
+static const char * const event_names[] = { "map", "unmap", "report" };
 
 struct record {
 	enum event ev;
@@ -118,7 +119,7 @@ static void dump_records(struct kunit *test)
 
 	for (i = 0; i < total; i++)
 		kunit_info(test, "event %d: %s slot %u pfn %#lx addr %#lx caller %pS\n", i,
-			   (const char *[]){ "map", "unmap", "report" }[records[i].ev],
+			   event_names[records[i].ev],
 			   records[i].type, records[i].pfn, records[i].addr,
 			   (void *)records[i].caller);
 }
