@@ -136,6 +136,23 @@ static void expect_event(struct kunit *test, const struct record *r, unsigned in
 			    "the address of the %s event", what);
 }
 
+/* One report event from function @fn, of @kind, @type, @pfn and @addr. */
+static void expect_report(struct kunit *test, const char *fn, enum kmap_atomic_report kind,
+			  unsigned int type, unsigned long pfn, const void *addr)
+{
+	unsigned int n;
+	const struct record *r = find(test, EV_REPORT, fn, 0, &n);
+
+	KUNIT_EXPECT_EQ_MSG(test, n, 1, "report events of one misuse");
+	if (!r)
+		dump_records(test);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no report event");
+	KUNIT_EXPECT_EQ_MSG(test, r->kind, kind, "the report's kind");
+	KUNIT_EXPECT_EQ_MSG(test, r->type, type, "the report's slot");
+	KUNIT_EXPECT_EQ_MSG(test, r->pfn, pfn, "the report's page frame");
+	KUNIT_EXPECT_EQ_MSG(test, r->addr, (unsigned long)addr, "the report's address");
+}
+
 struct trace_case {
 	enum page_kind kind;
 	unsigned int type;
@@ -157,28 +174,37 @@ static void trace_case_desc(const struct trace_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(trace_case, trace_cases, trace_case_desc);
 
-/* One map and one unmap event each, this function their call site. */
-static void map_and_unmap_are_traced(struct kunit *test)
+/* One typed pair, interrupts off if @c says so: the events' call site. */
+static noinline void *map_and_unmap(const struct trace_case *c, struct page *page)
 {
-	const struct trace_case *c = test->param_value;
-	const struct record *map, *unmap;
-	unsigned int maps, unmaps, reports, total;
 	unsigned long flags = 0;
-	struct page *page;
 	void *addr;
 
-	need_kind(test, c->kind);
-	page = test_page(c->kind, 0);
 	if (c->irqs_off)
 		local_irq_save(flags);
 	addr = kmap_atomic(page, c->type);
 	kunmap_atomic(addr, c->type);
 	if (c->irqs_off)
 		local_irq_restore(flags);
+	return addr;
+}
 
-	map = find(test, EV_MAP, __func__, 0, &maps);
-	unmap = find(test, EV_UNMAP, __func__, 0, &unmaps);
-	find(test, EV_REPORT, __func__, 0, &reports);
+/* One map and one unmap event each, with their call site. */
+static void map_and_unmap_are_traced(struct kunit *test)
+{
+	const struct trace_case *c = test->param_value;
+	const struct record *map, *unmap;
+	unsigned int maps, unmaps, reports, total;
+	struct page *page;
+	void *addr;
+
+	need_kind(test, c->kind);
+	page = test_page(c->kind, 0);
+	addr = map_and_unmap(c, page);
+
+	map = find(test, EV_MAP, "map_and_unmap", 0, &maps);
+	unmap = find(test, EV_UNMAP, "map_and_unmap", 0, &unmaps);
+	find(test, EV_REPORT, "map_and_unmap", 0, &reports);
 	KUNIT_EXPECT_EQ_MSG(test, maps, 1, "map events of one kmap_atomic()");
 	KUNIT_EXPECT_EQ_MSG(test, unmaps, 1, "unmap events of one kunmap_atomic()");
 	KUNIT_EXPECT_EQ_MSG(test, reports, 0, "report events of correct code");
@@ -188,12 +214,7 @@ static void map_and_unmap_are_traced(struct kunit *test)
 	/* Unregistered, the probes see nothing more. */
 	probes_off(test);
 	total = atomic_read(&nr_records);
-	if (c->irqs_off)
-		local_irq_save(flags);
-	addr = kmap_atomic(page, c->type);
-	kunmap_atomic(addr, c->type);
-	if (c->irqs_off)
-		local_irq_restore(flags);
+	map_and_unmap(c, page);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&nr_records), total,
 			    "events after the probes were unregistered");
 	probes_on(test);
@@ -202,7 +223,6 @@ static void map_and_unmap_are_traced(struct kunit *test)
 /* A collision: a report, and the spare's map and unmap, traced. */
 static void collision_is_traced(struct kunit *test)
 {
-	const struct record *r;
 	struct page *a, *b;
 	unsigned int n;
 	void *pa, *pb;
@@ -217,12 +237,7 @@ static void collision_is_traced(struct kunit *test)
 	kunmap_atomic(pa, KM_USER0);
 	pr_info("KMAP-EXPECT-END trace collision\n");
 
-	r = find(test, EV_REPORT, __func__, 0, &n);
-	KUNIT_EXPECT_EQ_MSG(test, n, 1, "report events of one collision");
-	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no report event");
-	KUNIT_EXPECT_EQ_MSG(test, r->kind, KMAP_REPORT_COLLISION, "the report's kind");
-	KUNIT_EXPECT_EQ_MSG(test, r->type, KM_USER0, "the report's slot");
-	KUNIT_EXPECT_EQ_MSG(test, r->pfn, page_to_pfn(b), "the report's page frame");
+	expect_report(test, __func__, KMAP_REPORT_COLLISION, KM_USER0, page_to_pfn(b), NULL);
 
 	expect_event(test, find(test, EV_MAP, __func__, 0, &n), KM_USER0, page_to_pfn(a), pa,
 		     "first map");
@@ -239,7 +254,6 @@ static void collision_is_traced(struct kunit *test)
 /* An unmap of the wrong slot: a report, and no unmap event, till the right one. */
 static void wrong_unmap_is_traced(struct kunit *test)
 {
-	const struct record *r;
 	struct page *page;
 	unsigned int n;
 	void *addr;
@@ -254,12 +268,7 @@ static void wrong_unmap_is_traced(struct kunit *test)
 	kunmap_atomic(addr, KM_USER0);
 	pr_info("KMAP-EXPECT-END trace wrong unmap\n");
 
-	r = find(test, EV_REPORT, __func__, 0, &n);
-	KUNIT_EXPECT_EQ_MSG(test, n, 1, "report events of one wrong unmap");
-	KUNIT_ASSERT_NOT_NULL_MSG(test, r, "no report event");
-	KUNIT_EXPECT_EQ_MSG(test, r->kind, KMAP_REPORT_WRONG_ADDRESS, "the report's kind");
-	KUNIT_EXPECT_EQ_MSG(test, r->type, KM_USER1, "the report's slot");
-	KUNIT_EXPECT_EQ_MSG(test, r->addr, (unsigned long)addr, "the report's address");
+	expect_report(test, __func__, KMAP_REPORT_WRONG_ADDRESS, KM_USER1, 0, addr);
 	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(page),
 		     addr, "right unmap");
 }
