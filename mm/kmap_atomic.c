@@ -228,6 +228,23 @@ do {									\
 		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
 } while (0)
 
+/*
+ * The unmap events, out of line and called only while the event is on,
+ * so that nothing they need (the pte, its frame, __pa()) is computed or
+ * kept live on the fast path.
+ */
+static noinline void trace_unmap_pte(unsigned int type, pte_t *ptep, unsigned long vaddr,
+				     unsigned long ip)
+{
+	trace_kmap_atomic_unmap(type, pte_pfn(ptep_get(ptep)), vaddr, ip);
+}
+
+static noinline void trace_unmap_lowmem(unsigned int type, unsigned long vaddr,
+					unsigned long ip)
+{
+	trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, ip);
+}
+
 static pte_t *slot_pte(unsigned int idx)
 {
 	pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
@@ -554,12 +571,14 @@ EXPORT_SYMBOL(__kmap_atomic_slot);
  * makes only while the event is enabled; out of line, so that the caller
  * traced is the call site.
  */
+#ifdef CONFIG_TRACEPOINTS
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
 {
 	trace_kmap_atomic_map(type, page_to_pfn(page),
 			      (unsigned long)lowmem_page_address(page), _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_trace_lowmem);
+#endif
 
 /* What @vaddr is, for a report of an unmap that does not match. */
 static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type,
@@ -620,8 +639,8 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
 			return false;
 		}
-		trace_kmap_atomic_unmap(type, pte_pfn(ptep_get(slot_pte(KM_TYPE_NR + i))),
-					vaddr, ip);
+		if (trace_kmap_atomic_unmap_enabled())
+			trace_unmap_pte(type, slot_pte(KM_TYPE_NR + i), vaddr, ip);
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
@@ -677,7 +696,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	unsigned int idx = type;
 	bool ok = true;
-	pte_t *ptep, pte;
+	pte_t *ptep;
 
 	/*
 	 * Preemption is off if a map is held; a misused unmap may come with
@@ -686,9 +705,9 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	preempt_disable();
 	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
 		ptep = slot_pte(idx);
-		pte = ptep_get(ptep);
-		if (likely(!pte_none(pte))) {
-			trace_kmap_atomic_unmap(type, pte_pfn(pte), vaddr, _RET_IP_);
+		if (likely(!pte_none(ptep_get(ptep)))) {
+			if (trace_kmap_atomic_unmap_enabled())
+				trace_unmap_pte(type, ptep, vaddr, _RET_IP_);
 			clear_idx(ptep, vaddr);
 			/* Cleared; but were its counts given back already? */
 			if (unlikely(!pagefault_disabled()))
@@ -707,8 +726,8 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 			ok = unmap_unbalanced(addr, type, _RET_IP_);
 	} else if (unlikely(!pagefault_disabled())) {
 		ok = unmap_unmapped(addr, type, _RET_IP_);
-	} else {
-		trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);
+	} else if (trace_kmap_atomic_unmap_enabled()) {
+		trace_unmap_lowmem(type, vaddr, _RET_IP_);
 	}
 out:
 	if (likely(ok))

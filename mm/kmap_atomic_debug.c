@@ -479,9 +479,11 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	struct pending *p;
 	struct kmap_cpu *kc;
 	unsigned long flags;
-	/* What was unmapped, traced once interrupts are as the caller had them. */
-	unsigned int unmapped_type = type;
-	unsigned long unmapped_pfn = 0;
+	/*
+	 * What was unmapped (its frame; -1 for a lowmem address), traced once
+	 * interrupts are as the caller had them.
+	 */
+	unsigned long unmapped_pfn = -1UL;
 	bool unmapped = false;
 	bool ok = false;
 	int idx;
@@ -497,20 +499,16 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * with none left the counts would underflow.
 		 */
 		ok = give_back(kc, ctx);
-		if (ok) {
-			unmapped = true;
-			unmapped_pfn = PFN_DOWN(__pa(base));
-		} else {
+		unmapped = ok;
+		if (!ok)
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
-		}
 		goto out;
 	}
 	idx = find_holder(kc, base, type, ctx);
 	if (idx >= 0) {
 		unmapped = true;
-		unmapped_type = kc->slot[idx].type;
 		unmapped_pfn = kc->slot[idx].pfn;
 		release(idx, ctx, ip);
 		ok = give_back(kc, ctx);
@@ -535,8 +533,9 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	}
 out:
 	local_irq_restore(flags);
-	if (unmapped)
-		trace_kmap_atomic_unmap(unmapped_type, unmapped_pfn, base, ip);
+	if (unmapped && trace_kmap_atomic_unmap_enabled())
+		trace_kmap_atomic_unmap(type, unmapped_pfn == -1UL ? PFN_DOWN(__pa(base)) :
+					unmapped_pfn, base, ip);
 	emit(p);
 	preempt_enable();
 	return ok;
@@ -612,6 +611,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 				continue;
 			p->type = h->type;
 			p->pfn = h->pfn;
+			p->addr = kmap_atomic_slot_addr(smp_processor_id(), i);
 			note(p, KMAP_REPORT_LEAK, h->ip,
 			     "%s on CPU%u, mapped by %pS (pfn %#lx), is still held as %s: reclaimed",
 			     slot_name(i), smp_processor_id(), (void *)h->ip, h->pfn,
@@ -623,6 +623,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 		/* Past the last spare: on kmap_local's stack, popped here. */
 		p->type = KM_TYPE_NR;
 		p->pfn = 0;
+		p->addr = 0;
 		if (i == KM_SLOTS_USED && p->n < ARRAY_SIZE(p->r)) {
 			unsigned int n = kmap_atomic_fallback_reclaim();
 

@@ -3,9 +3,11 @@
  * KUnit tests for the kmap_atomic trace events: each typed map and unmap,
  * lowmem or highmem, and each misuse the kernel reports fires its event
  * once, with the slot, the page frame, the address and the call site, in
- * the release kernel as in the debug one. The events are caught with
- * probes of their own, as perf or BPF would attach them; the formatted
- * records in /sys/kernel/tracing are the userspace checks' part.
+ * the release kernel as in the debug one, where interrupts are as the
+ * caller had them. The events are caught with probes of their own, as
+ * perf or BPF would attach them, which run where the event records its
+ * fields; the formatted records in /sys/kernel/tracing are the userspace
+ * checks' part.
  *
  * The reports the misuse cases provoke are bracketed on the console by
  * KMAP-EXPECT-BEGIN/END lines.
@@ -25,10 +27,11 @@ struct record {
 	enum event ev;
 	unsigned int kind, type;
 	unsigned long pfn, addr, caller;
+	bool irqs_off;	/* what the event's irqs-off field says */
 };
 
 /* The events of one case, from any CPU; the cases pick theirs by caller. */
-#define MAX_RECORDS	64
+#define MAX_RECORDS	256
 static struct record records[MAX_RECORDS];
 static atomic_t nr_records;
 
@@ -38,7 +41,8 @@ static void add(enum event ev, unsigned int kind, unsigned int type, unsigned lo
 	int i = atomic_inc_return(&nr_records) - 1;
 
 	if (i < MAX_RECORDS)
-		records[i] = (struct record){ ev, kind, type, pfn, addr, caller };
+		records[i] = (struct record){ ev, kind, type, pfn, addr, caller,
+					      irqs_disabled() };
 }
 
 static void on_map(void *data, unsigned int type, unsigned long pfn, unsigned long addr,
@@ -61,6 +65,7 @@ static void on_report(void *data, enum kmap_atomic_report kind, unsigned int typ
 
 static int probes_on(struct kunit *test)
 {
+	memset(records, 0, sizeof(records));
 	atomic_set(&nr_records, 0);
 	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_map(on_map, NULL), 0);
 	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_unmap(on_unmap, NULL), 0);
@@ -118,14 +123,14 @@ static void dump_records(struct kunit *test)
 	int i, total = min(atomic_read(&nr_records), MAX_RECORDS);
 
 	for (i = 0; i < total; i++)
-		kunit_info(test, "event %d: %s slot %u pfn %#lx addr %#lx caller %pS\n", i,
-			   event_names[records[i].ev],
-			   records[i].type, records[i].pfn, records[i].addr,
+		kunit_info(test, "event %d: %s kind %u slot %u pfn %#lx addr %#lx irqs %s caller %pS\n",
+			   i, event_names[records[i].ev], records[i].kind, records[i].type,
+			   records[i].pfn, records[i].addr, records[i].irqs_off ? "off" : "on",
 			   (void *)records[i].caller);
 }
 
 static void expect_event(struct kunit *test, const struct record *r, unsigned int type,
-			 unsigned long pfn, const void *addr, const char *what)
+			 unsigned long pfn, const void *addr, bool irqs_off, const char *what)
 {
 	if (!r)
 		dump_records(test);
@@ -134,6 +139,8 @@ static void expect_event(struct kunit *test, const struct record *r, unsigned in
 	KUNIT_EXPECT_EQ_MSG(test, r->pfn, pfn, "the page frame of the %s event", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->addr, (unsigned long)addr & PAGE_MASK,
 			    "the address of the %s event", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->irqs_off, irqs_off,
+			    "interrupts off at the %s event: the caller's state", what);
 }
 
 /* One report event from function @fn, of @kind, @type, @pfn and @addr. */
@@ -208,8 +215,8 @@ static void map_and_unmap_are_traced(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, maps, 1, "map events of one kmap_atomic()");
 	KUNIT_EXPECT_EQ_MSG(test, unmaps, 1, "unmap events of one kunmap_atomic()");
 	KUNIT_EXPECT_EQ_MSG(test, reports, 0, "report events of correct code");
-	expect_event(test, map, c->type, page_to_pfn(page), addr, "map");
-	expect_event(test, unmap, c->type, page_to_pfn(page), addr, "unmap");
+	expect_event(test, map, c->type, page_to_pfn(page), addr, c->irqs_off, "map");
+	expect_event(test, unmap, c->type, page_to_pfn(page), addr, c->irqs_off, "unmap");
 
 	/* Unregistered, the probes see nothing more. */
 	probes_off(test);
@@ -239,15 +246,15 @@ static void collision_is_traced(struct kunit *test)
 
 	expect_report(test, __func__, KMAP_REPORT_COLLISION, KM_USER0, page_to_pfn(b), NULL);
 
-	expect_event(test, find(test, EV_MAP, __func__, 0, &n), KM_USER0, page_to_pfn(a), pa,
-		     "first map");
-	expect_event(test, find(test, EV_MAP, __func__, 1, &n), KM_USER0, page_to_pfn(b), pb,
-		     "second map, in a spare");
+	expect_event(test, find(test, EV_MAP, __func__, 0, &n), KM_USER0, page_to_pfn(a),
+		     pa, false, "first map");
+	expect_event(test, find(test, EV_MAP, __func__, 1, &n), KM_USER0, page_to_pfn(b),
+		     pb, false, "second map, in a spare");
 	KUNIT_EXPECT_EQ_MSG(test, n, 2, "map events");
-	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(b), pb,
-		     "spare's unmap");
-	expect_event(test, find(test, EV_UNMAP, __func__, 1, &n), KM_USER0, page_to_pfn(a), pa,
-		     "slot's unmap");
+	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(b),
+		     pb, false, "spare's unmap");
+	expect_event(test, find(test, EV_UNMAP, __func__, 1, &n), KM_USER0, page_to_pfn(a),
+		     pa, false, "slot's unmap");
 	KUNIT_EXPECT_EQ_MSG(test, n, 2, "unmap events");
 }
 
@@ -270,7 +277,7 @@ static void wrong_unmap_is_traced(struct kunit *test)
 
 	expect_report(test, __func__, KMAP_REPORT_WRONG_ADDRESS, KM_USER1, 0, addr);
 	expect_event(test, find(test, EV_UNMAP, __func__, 0, &n), KM_USER0, page_to_pfn(page),
-		     addr, "right unmap");
+		     addr, false, "right unmap");
 }
 
 static struct kunit_case kmap_atomic_trace_cases[] = {
