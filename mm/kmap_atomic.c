@@ -380,8 +380,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
  * Release a fallback mapping of @type, and give its page frame in @pfn:
  * popped if it is the top of kmap_local's stack, else unmapped and popped
  * once it is. A refusal changes nothing. Only this task's records are
- * looked at; a stale one is dropped. Interrupts are off: one that falls back too must not take
- * the address while its old record is still there.
+ * looked at; a stale one is dropped. Interrupts are off: one that falls
+ * back too must not take the address while its old record is still there.
  */
 enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
 						    unsigned long *pfn)
