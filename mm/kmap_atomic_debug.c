@@ -202,7 +202,7 @@ static const char *slot_name(unsigned int idx)
 
 static const char *const context_rules[] = {
 	[KM_CTX_TASK] = "process context, not an interrupt",
-	[KM_CTX_SOFTIRQ] = "softirq or bottom-halves-off context, not a hard interrupt",
+	[KM_CTX_SOFTIRQ] = "softirq context, or a task with bottom halves or interrupts off; not a hard interrupt",
 	[KM_CTX_IRQ] = "use with local interrupts disabled",
 };
 
@@ -217,7 +217,8 @@ static void check_context(struct pending *p, enum km_type type, u8 ctx, bool irq
 		ok = ctx == TASK;
 		break;
 	case KM_CTX_SOFTIRQ:
-		ok = ctx == SOFTIRQ || (ctx == TASK && softirq_count());
+		/* 2.6 allowed a task with interrupts off too: no softirq runs. */
+		ok = ctx == SOFTIRQ || (ctx == TASK && (softirq_count() || irqs_off));
 		break;
 	default:
 		ok = irqs_off;

@@ -264,6 +264,7 @@ static const struct context_case context_cases[] = {
 	{ KM_PTE0, IN_HARDIRQ, true },
 	{ KM_SOFTIRQ0, IN_TASK, true },
 	{ KM_SOFTIRQ0, IN_TASK_BH_OFF, false },
+	{ KM_SOFTIRQ0, IN_TASK_IRQS_OFF, false },
 	{ KM_SOFTIRQ1, IN_SOFTIRQ, false },
 	{ KM_SOFTIRQ1, IN_HARDIRQ, true },
 	{ KM_SKB_DATA_SOFTIRQ, IN_HARDIRQ, true },

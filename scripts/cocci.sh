@@ -154,12 +154,17 @@ selftest)
 			failed=$((failed + 1))
 		fi
 	}
+	# A case spatch cannot wholly parse would pass unseen where it has
+	# nothing to find: each one is part of its case's verdict.
+	step="parsing the cases"
+	unparsed "${cases[@]}" >"$work/unparsed"
 	for c in "${cases[@]}"; do
 		want=$(sed -nE 's|.*// EXPECT: ([a-z-]+).*|\1|; T; =; p' "$c" | paste -d' ' - - | LC_ALL=C sort)
 		got=$(sed -nE "s|^$c:([0-9]+): .*\[([a-z-]+)\]$|\1 \2|p" "$work/found" | LC_ALL=C sort)
 		why=$(
 			LC_ALL=C comm -23 <(echo "$want") <(echo "$got") | sed '/^$/d; s/^/missed: line /'
 			LC_ALL=C comm -13 <(echo "$want") <(echo "$got") | sed '/^$/d; s/^/not expected: line /'
+			grep -F "cocci: $c: " "$work/unparsed" || true
 		)
 		result "${c%.c}" "$why"
 	done

@@ -79,5 +79,10 @@ def sleeps(name):
 
 def sleeping_gfp(mask):
     """Whether the expression MASK names a sleeping GFP mask, alone or in an
-    expression (GFP_KERNEL | __GFP_NOWARN)."""
-    return any(w in SLEEPING_GFP for w in _IDENT.findall(str(mask)))
+    expression (GFP_KERNEL | __GFP_NOWARN). A choice (may_sleep ? GFP_KERNEL
+    : GFP_ATOMIC, crypto's idiom for code that also runs in softirqs) sleeps
+    only if every branch does."""
+    mask = str(mask)
+    if "?" in mask:
+        return all(sleeping_gfp(b) for b in mask.split("?", 1)[1].split(":"))
+    return any(w in SLEEPING_GFP for w in _IDENT.findall(mask))

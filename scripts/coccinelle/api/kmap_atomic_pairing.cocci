@@ -138,7 +138,7 @@ position p1, p2;
 x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
 ... when != kunmap_atomic(<+...x...+>, ...)
     when != kunmap_atomic(..., T)
-    when != E = x
+    when != E = \(x\|x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (
@@ -163,7 +163,7 @@ position p1, p2;
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
 ... when != kunmap_atomic(<+...x...+>, ...)
     when != kunmap_atomic(..., T)
-    when != E = x
+    when != E = \(x\|x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (

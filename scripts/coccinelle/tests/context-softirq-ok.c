@@ -63,3 +63,21 @@ static void dev_start(struct dev *d)
 	tasklet_setup(&d->tasklet, dev_tasklet);
 	timer_setup(&d->timer, dev_timer, 0);
 }
+
+/*
+ * Called from a softirq and from a task (crypto's idiom): a GFP mask that
+ * sleeps only on one branch does not make the function process context.
+ */
+int dev_hash_chunk(struct dev *d, bool may_sleep)
+{
+	u8 *tmp = kmalloc(64, may_sleep ? GFP_KERNEL : GFP_ATOMIC);
+	u32 *p;
+
+	if (!tmp)
+		return -ENOMEM;
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	tmp[0] = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	kfree(tmp);
+	return 0;
+}

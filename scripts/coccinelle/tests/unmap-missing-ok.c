@@ -52,3 +52,21 @@ u32 *map_words(struct page *page)
 	addr = kmap_atomic(page, KM_USER1);
 	return (u32 *)addr;
 }
+
+/* The caller unmaps: the address, with an offset, handed out by pointer. */
+int map_out(struct page *page, unsigned int offset, char **out)
+{
+	char *addr = kmap_atomic(page, KM_USER0);
+
+	*out = addr + offset;
+	return 0;
+}
+
+int map_words_out(struct page *page, u32 **out)
+{
+	void *addr;
+
+	addr = kmap_atomic(page, KM_USER1);
+	*out = (u32 *)addr;
+	return 0;
+}
