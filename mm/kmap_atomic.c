@@ -132,7 +132,6 @@ const char *kmap_atomic_report_name(enum kmap_atomic_report kind)
 		return "unknown";
 	return report_names[kind];
 }
-EXPORT_SYMBOL(kmap_atomic_report_name);
 
 /**
  * kmap_atomic_slot_context - the context a slot is reserved for
@@ -233,19 +232,19 @@ do {									\
  * on, so that nothing they need (the caller, the pte, __pa()) is loaded or
  * kept live on the fast path: a disabled event costs its 5-byte nop only.
  */
-static noinline void trace_map(unsigned int type, unsigned long pfn, unsigned long vaddr,
+static noinline void map_event(unsigned int type, unsigned long pfn, unsigned long vaddr,
 			       unsigned long ip)
 {
 	trace_kmap_atomic_map(type, pfn, vaddr, ip);
 }
 
-static noinline void trace_unmap_pte(unsigned int type, pte_t *ptep, unsigned long vaddr,
+static noinline void unmap_event_pte(unsigned int type, pte_t *ptep, unsigned long vaddr,
 				     unsigned long ip)
 {
 	trace_kmap_atomic_unmap(type, pte_pfn(ptep_get(ptep)), vaddr, ip);
 }
 
-static noinline void trace_unmap_lowmem(unsigned int type, unsigned long vaddr,
+static noinline void unmap_event_lowmem(unsigned int type, unsigned long vaddr,
 					unsigned long ip)
 {
 	trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, ip);
@@ -565,7 +564,7 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 			if (unlikely(kmap_atomic_level()))
 				arch_kmap_local_post_unmap(vaddr);
 			if (trace_kmap_atomic_map_enabled())
-				trace_map(type, pfn, vaddr, _RET_IP_);
+				map_event(type, pfn, vaddr, _RET_IP_);
 			return (void *)vaddr;
 		}
 	}
@@ -573,12 +572,16 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
 
-/*
- * The kmap_atomic_map event of a lowmem page's map, which the inline map
- * makes only while the event is enabled; out of line, so that the caller
- * traced is the call site.
- */
 #ifdef CONFIG_TRACEPOINTS
+/**
+ * __kmap_atomic_trace_lowmem - trace the map of a lowmem page
+ * @page: the lowmem page, which kmap_atomic(page, type) maps with no slot
+ * @type: the slot named
+ *
+ * The kmap_atomic_map event of the inline lowmem map, which calls this
+ * only while the event is enabled; out of line, so that the caller traced
+ * is the call site.
+ */
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
 {
 	trace_kmap_atomic_map(type, page_to_pfn(page),
@@ -647,7 +650,7 @@ static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned
 			return false;
 		}
 		if (trace_kmap_atomic_unmap_enabled())
-			trace_unmap_pte(type, slot_pte(KM_TYPE_NR + i), vaddr, ip);
+			unmap_event_pte(type, slot_pte(KM_TYPE_NR + i), vaddr, ip);
 		kmap_atomic_clear_idx(KM_TYPE_NR + i);
 		return true;
 	}
@@ -714,7 +717,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 		ptep = slot_pte(idx);
 		if (likely(!pte_none(ptep_get(ptep)))) {
 			if (trace_kmap_atomic_unmap_enabled())
-				trace_unmap_pte(type, ptep, vaddr, _RET_IP_);
+				unmap_event_pte(type, ptep, vaddr, _RET_IP_);
 			clear_idx(ptep, vaddr);
 			/* Cleared; but were its counts given back already? */
 			if (unlikely(!pagefault_disabled()))
@@ -734,7 +737,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 	} else if (unlikely(!pagefault_disabled())) {
 		ok = unmap_unmapped(addr, type, _RET_IP_);
 	} else if (trace_kmap_atomic_unmap_enabled()) {
-		trace_unmap_lowmem(type, vaddr, _RET_IP_);
+		unmap_event_lowmem(type, vaddr, _RET_IP_);
 	}
 out:
 	if (likely(ok))

@@ -42,7 +42,7 @@ trap restore EXIT
 # name|sed expression on the file|a KUnit case that must be among the failures
 # (mm/kmap_atomic.c, the release flavor)
 mutations=(
-	'no-flush-at-unmap|s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
+	'no-flush-at-unmap|/^static __always_inline void clear_idx(/,/^}/s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-collision-check|s/claim_none_pte(slot_pte(idx), pte)/(set_pte(slot_pte(idx), pte), true)/|kmap_atomic_misuse.collision_gets_spare'
 	'no-type-bound-check|s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
@@ -55,9 +55,11 @@ mutations=(
 	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
 	'fallback-entries-untagged|s/ arch_kmap_atomic_fallback_tag));$/ 0));/|kmap_atomic_misuse.stale_fallback_record'
 	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
-	'no-map-event|s/^\(\t*\)trace_map(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
-	'no-unmap-event|s/^\(\t*\)trace_unmap_pte(type, ptep, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
-	'no-lowmem-unmap-event|s/^\(\t*\)trace_unmap_lowmem(type, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-map-event|s/^\(\t*\)map_event(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, ptep, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-lowmem-unmap-event|s/^\(\t*\)unmap_event_lowmem(type, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-fallback-map-event|s/^\ttrace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
+	'no-fallback-unmap-event|s/^\t\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\t\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)
