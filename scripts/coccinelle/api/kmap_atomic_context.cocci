@@ -10,13 +10,16 @@
 ///                   hrtimer's .function unless the timer is set up with a
 ///                   HRTIMER_MODE_*_SOFT mode);
 ///  context-softirq  KM_USER*, KM_PTE* in a softirq handler (tasklet_init(),
-///                   tasklet_setup(), timer_setup(), a *_SOFT hrtimer's
-///                   .function);
+///                   tasklet_setup(), DECLARE_TASKLET(), timer_setup(),
+///                   DEFINE_TIMER(), netif_napi_add()'s poll, a *_SOFT
+///                   hrtimer's .function);
 ///  context-process  KM_SOFTIRQ*, KM_SKB_* in process context (a work item,
 ///                   a kthread, a threaded irq's thread function, or a
 ///                   function that sleeps) with bottom halves on;
+///  context-nmi      any slot in an NMI handler (register_nmi_handler(),
+///                   request_nmi()): an NMI interrupts whoever holds a slot;
 ///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ
-///                   outside a hard-irq handler, on a path from the top of
+///                   outside a hard-irq or NMI handler, on a path from the top of
 ///                   the function that does not disable interrupts first,
 ///                   or on a path from a call that turns them back on
 ///                   (spin_unlock_irqrestore(), local_irq_enable(), ...).
@@ -59,6 +62,7 @@ mode = {"org": False}
 # (file, function) -> how it was registered, per kind of context
 hardirq = {}
 softirq = {}
+nmi = {}
 process = {}
 # (file, function) called with interrupts off, or that says they are
 irqs_off_by_caller = set()
@@ -122,6 +126,20 @@ reg << hardirq_devm_reg.reg;
 p << hardirq_devm_reg.p;
 @@
 register(hardirq, p, h, reg + "()")
+
+@nmi_reg@
+identifier h, reg = {register_nmi_handler, request_nmi};
+expression E;
+position p;
+@@
+reg@p(E, h, ...)
+
+@script:python@
+h << nmi_reg.h;
+reg << nmi_reg.reg;
+p << nmi_reg.p;
+@@
+register(nmi, p, h, reg + "()")
 
 // An hrtimer's function runs in hard-irq context, or in a softirq if the
 // timer was set up with a *_SOFT mode.
@@ -215,6 +233,38 @@ reg@p(E, h, ...)
 h << softirq_reg.h;
 reg << softirq_reg.reg;
 p << softirq_reg.p;
+@@
+register(softirq, p, h, reg + "()")
+
+// A NAPI poll function runs in the NET_RX softirq.
+@softirq_napi_reg@
+identifier h, reg = {netif_napi_add, netif_napi_add_weight, netif_napi_add_tx,
+                     netif_napi_add_tx_weight, netif_tx_napi_add};
+expression D, N;
+position p;
+@@
+reg@p(D, N, h, ...)
+
+@script:python@
+h << softirq_napi_reg.h;
+reg << softirq_napi_reg.reg;
+p << softirq_napi_reg.p;
+@@
+register(softirq, p, h, reg + "()")
+
+// Tasklets and timers defined at file scope.
+@softirq_decl_reg@
+declarer reg = {DECLARE_TASKLET, DECLARE_TASKLET_OLD, DECLARE_TASKLET_DISABLED,
+                DEFINE_TIMER};
+identifier name, h;
+position p;
+@@
+reg@p(name, h, ...);
+
+@script:python@
+h << softirq_decl_reg.h;
+reg << softirq_decl_reg.reg;
+p << softirq_decl_reg.p;
 @@
 register(softirq, p, h, reg + "()")
 
@@ -348,7 +398,11 @@ p << typed_map.p;
 @@
 fn = p[0].current_element
 key = fn_key(p)
-if key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS):
+if key in nmi:
+    emit(p, "context-nmi",
+         "%s in %s(), an NMI handler (%s): no slot may be used in an NMI, which interrupts whoever holds it (KM_IRQ* included); use kmap_local_page()"
+         % (T, fn, nmi[key]))
+elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS):
     if T in PROCESS_SLOTS:
         why = "KM_USER*/KM_PTE* are for process context only"
     else:
@@ -440,7 +494,7 @@ p << irqs_on.p;
 @@
 key = fn_key(p)
 fn = p[0].current_element
-if key not in hardirq and key not in irqs_off_by_caller:
+if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
          "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
@@ -466,7 +520,7 @@ p << irqs_on_decl.p;
 @@
 key = fn_key(p)
 fn = p[0].current_element
-if key not in hardirq and key not in irqs_off_by_caller:
+if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
          "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
@@ -496,7 +550,7 @@ q << irqs_back_on.q;
 @@
 key = fn_key(p)
 fn = p[0].current_element
-off_anyway = key in hardirq or key in irqs_off_by_caller
+off_anyway = key in hardirq or key in nmi or key in irqs_off_by_caller
 if not (off_anyway and enabler in IRQS_RESTORE):
     emit(p, "irqs-on",
          "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need interrupts off until the unmap"

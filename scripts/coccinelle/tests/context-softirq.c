@@ -62,3 +62,39 @@ static void dev_start(struct dev *d, struct tasklet_struct *old)
 	tasklet_init(old, dev_old_tasklet, (unsigned long)d);
 	timer_setup(&d->timer, dev_timer, 0);
 }
+
+/* A NAPI poll function and file-scope tasklets and timers: softirqs too. */
+static struct dev the_dev;
+
+static int dev_poll(struct napi_struct *napi, int budget)
+{
+	u32 *p = kmap_atomic(the_dev.page, KM_USER0);	// EXPECT: context-softirq
+
+	the_dev.sum = p[0];
+	kunmap_atomic(p, KM_USER0);
+	return 0;
+}
+
+static void dev_static_tasklet(struct tasklet_struct *t)
+{
+	u32 *p = kmap_atomic(the_dev.page, KM_USER1);	// EXPECT: context-softirq
+
+	the_dev.sum = p[0];
+	kunmap_atomic(p, KM_USER1);
+}
+
+static void dev_static_timer(struct timer_list *t)
+{
+	u32 *p = kmap_atomic(the_dev.page, KM_PTE0);	// EXPECT: context-softirq
+
+	the_dev.sum = p[0];
+	kunmap_atomic(p, KM_PTE0);
+}
+
+static DECLARE_TASKLET(dev_static, dev_static_tasklet);
+static DEFINE_TIMER(dev_static_tmr, dev_static_timer);
+
+static void dev_net_setup(struct net_device *nd, struct napi_struct *napi)
+{
+	netif_napi_add(nd, napi, dev_poll);
+}
