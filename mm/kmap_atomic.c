@@ -502,7 +502,10 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	int i = kmap_atomic_claim_spare(pfn, prot, type);
 	void *addr;
 
+	/* The map's event first, then the report's, as in the debug flavor. */
 	if (i >= 0) {
+		addr = (void *)slot_addr(KM_TYPE_NR + i);
+		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 		if ((unsigned int)type >= KM_TYPE_NR)
 			report(KMAP_REPORT_INVALID_TYPE, type, pfn, 0, ip,
 			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
@@ -511,8 +514,6 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 			report(KMAP_REPORT_COLLISION, type, pfn, 0, ip,
 			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
 			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
-		addr = (void *)slot_addr(KM_TYPE_NR + i);
-		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 		return addr;
 	}
 
@@ -528,10 +529,10 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		return NULL;
 	}
 	addr = kmap_atomic_fallback_map(pfn, prot, type);
+	trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 	report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
 	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local",
 	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - KM_NMI_SPARES);
-	trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 	return addr;
 }
 
