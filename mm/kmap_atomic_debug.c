@@ -202,7 +202,8 @@ static const char *slot_name(unsigned int idx)
 
 static const char *const context_rules[] = {
 	[KM_CTX_TASK] = "process context, not an interrupt",
-	[KM_CTX_SOFTIRQ] = "softirq context, or a task with bottom halves or interrupts off; not a hard interrupt",
+	[KM_CTX_SOFTIRQ] =
+		"softirq, or a task with bottom halves or interrupts off, not a hard interrupt",
 	[KM_CTX_IRQ] = "use with local interrupts disabled",
 };
 
