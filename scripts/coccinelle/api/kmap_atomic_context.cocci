@@ -15,7 +15,9 @@
 ///                   hrtimer's .function);
 ///  context-process  KM_SOFTIRQ*, KM_SKB_* in process context (a work item,
 ///                   a kthread, a threaded irq's thread function, or a
-///                   function that sleeps) with bottom halves on;
+///                   function that sleeps) with bottom halves and
+///                   interrupts on, from the top of the function or after
+///                   a call that turns bottom halves back on;
 ///  context-nmi      any slot in an NMI handler (register_nmi_handler(),
 ///                   request_nmi()): an NMI interrupts whoever holds a slot;
 ///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ
@@ -52,8 +54,8 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(cocci.cocci_file)))
-from kmap_atomic_lists import (BH_OFF, IRQS_ENABLE, IRQS_OFF, IRQS_RESTORE,
-                               sleeping_gfp, sleeps)
+from kmap_atomic_lists import (BH_OFF, BH_ON, IRQS_ENABLE, IRQS_OFF,
+                               IRQS_RESTORE, sleeping_gfp, sleeps)
 
 PROCESS_SLOTS = ("KM_USER0", "KM_USER1", "KM_PTE0", "KM_PTE1")
 SOFTIRQ_SLOTS = ("KM_SOFTIRQ0", "KM_SOFTIRQ1", "KM_SKB_SUNRPC_DATA",
@@ -470,6 +472,36 @@ if key in process and key not in hardirq and key not in softirq:
     emit(p, "context-process",
          "%s in %s(), process context (%s), with bottom halves on: KM_SOFTIRQ*/KM_SKB_* need a softirq or local_bh_disable(); use KM_USER0/KM_USER1"
          % (T, p[0].current_element, process[key]))
+
+// The same after a call that turns bottom halves back on (local_bh_enable(),
+// spin_unlock_bh(), ...) with none that turns them or interrupts off again.
+
+@bh_back_on exists@
+identifier bh_off : script:python() { bh_off in BH_OFF };
+identifier irq_off : script:python() { irq_off in IRQS_OFF };
+identifier enabler;
+position q : script:python(enabler) { enabler in BH_ON };
+expression P, Pr;
+identifier T = {KM_SOFTIRQ0, KM_SOFTIRQ1, KM_SKB_SUNRPC_DATA,
+                KM_SKB_DATA_SOFTIRQ};
+position p;
+@@
+enabler@q(...)
+... when != bh_off(...)
+    when != irq_off(...)
+\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\)
+
+@script:python@
+enabler << bh_back_on.enabler;
+T << bh_back_on.T;
+p << bh_back_on.p;
+q << bh_back_on.q;
+@@
+key = fn_key(p)
+if key in process and key not in hardirq and key not in softirq and key not in nmi:
+    emit(p, "context-process",
+         "%s in %s(), process context (%s), after %s() at line %s turned bottom halves back on: KM_SOFTIRQ*/KM_SKB_* need them off until the unmap; use KM_USER0/KM_USER1"
+         % (T, p[0].current_element, process[key], enabler, q[0].line))
 
 // KM_IRQ*, KM_BIO_*_IRQ, KM_BOUNCE_READ reached from the top of a function
 // with interrupts on.

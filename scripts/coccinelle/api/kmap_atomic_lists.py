@@ -45,6 +45,13 @@ BH_OFF = frozenset((
     "local_lock_bh",
 ))
 
+# Calls that turn bottom halves back on (unless nested in another section).
+BH_ON = frozenset((
+    "local_bh_enable", "spin_unlock_bh", "raw_spin_unlock_bh",
+    "read_unlock_bh", "write_unlock_bh", "rcu_read_unlock_bh",
+    "local_unlock_bh",
+))
+
 # Calls that sleep or may. copy_{to,from}_user() and clear_user() fault the
 # page in, which a map with page faults off does not allow.
 SLEEPERS = frozenset((

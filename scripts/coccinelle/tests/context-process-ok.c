@@ -59,8 +59,27 @@ static int dev_thread(void *data)
 	return 0;
 }
 
+/* Bottom halves on again between two sections, off again for the map. */
+static int dev_bh_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	spin_lock_bh(&d->rx_lock);
+	d->sum++;
+	spin_unlock_bh(&d->rx_lock);
+	cond_resched();
+	spin_lock_bh(&d->rx_lock);
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	spin_unlock_bh(&d->rx_lock);
+	return 0;
+}
+
 static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
 	kthread_run(dev_thread, d, "dev");
+	kthread_run(dev_bh_thread, d, "dev_bh");
 }

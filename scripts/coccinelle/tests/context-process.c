@@ -82,4 +82,20 @@ static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
 	kthread_run(dev_thread, d, "dev");
+	kthread_run(dev_bh_thread, d, "dev_bh");
+}
+
+/* Bottom halves turned back on before the map. */
+static int dev_bh_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	local_bh_disable();
+	d->sum++;
+	local_bh_enable();
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	return 0;
 }
