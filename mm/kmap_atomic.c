@@ -230,7 +230,8 @@ do {									\
 /*
  * The fast path's events, out of line and called only while the event is
  * on, so that nothing they need (the caller, the pte, __pa()) is loaded or
- * kept live on the fast path: a disabled event costs its 5-byte nop only.
+ * kept live on the fast path: a disabled event costs its 5-byte nop (and,
+ * as gcc allocates registers around the call, a move in the map).
  */
 static noinline void map_event(unsigned int type, unsigned long pfn, unsigned long vaddr,
 			       unsigned long ip)

@@ -284,16 +284,33 @@ static void wrong_unmap_is_traced(struct kunit *test)
 
 /*
  * More collisions than a task's spares: the slot, the spares, then a
- * kmap_local fallback; each map and unmap traced with its own page,
- * released last in first out.
+ * kmap_local fallback; each map and unmap traced with its page and
+ * address, released last in first out. Each collision is reported; the
+ * fallback as no spare left, and in the debug flavor as a collision too.
  */
 #define FALLBACK_MAPS	(1 + KM_SPARE_SLOTS - KM_NMI_SPARES + 1)
+
+/* How many report events of @kind came from function @fn. */
+static unsigned int reports_of(struct kunit *test, const char *fn,
+			       enum kmap_atomic_report kind)
+{
+	unsigned int i, n, total;
+	const struct record *r;
+
+	find(test, EV_REPORT, fn, 0, &total);
+	for (i = 0, n = 0; i < total; i++) {
+		r = find(test, EV_REPORT, fn, i, &total);
+		n += r->kind == kind;
+	}
+	return n;
+}
 
 static void fallback_is_traced(struct kunit *test)
 {
 	struct page *pages[FALLBACK_MAPS];
 	void *p[FALLBACK_MAPS];
 	unsigned int i, maps, unmaps, reports;
+	unsigned int fallback_collision = IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC);
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < FALLBACK_MAPS; i++)
@@ -313,8 +330,13 @@ static void fallback_is_traced(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, maps, FALLBACK_MAPS, "map events");
 	KUNIT_EXPECT_EQ_MSG(test, unmaps, FALLBACK_MAPS, "unmap events");
+	KUNIT_EXPECT_EQ_MSG(test, reports_of(test, __func__, KMAP_REPORT_COLLISION),
+			    FALLBACK_MAPS - 2 + fallback_collision, "collision report events");
+	KUNIT_EXPECT_EQ_MSG(test, reports_of(test, __func__, KMAP_REPORT_NO_SPARE), 1,
+			    "no-spare report events");
 	find(test, EV_REPORT, __func__, 0, &reports);
-	KUNIT_EXPECT_EQ_MSG(test, reports, FALLBACK_MAPS - 1, "report events, one per collision");
+	KUNIT_EXPECT_EQ_MSG(test, reports, FALLBACK_MAPS - 1 + fallback_collision,
+			    "report events");
 }
 
 static struct kunit_case kmap_atomic_trace_cases[] = {

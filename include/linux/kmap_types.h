@@ -17,12 +17,14 @@
  *   KM_BOUNCE_READ       block bounce buffers, local interrupts disabled
  *   KM_SKB_SUNRPC_DATA   sunrpc socket data, softirq or bottom halves off
  *   KM_SKB_DATA_SOFTIRQ  skb data copies, softirq or bottom halves off
+ *                        (or interrupts off, as for KM_SOFTIRQ*)
  *   KM_USER0, KM_USER1   process context (system calls): not in interrupts
  *   KM_BIO_SRC_IRQ       bio source pages, local interrupts disabled
  *   KM_BIO_DST_IRQ       bio destination pages, local interrupts disabled
  *   KM_PTE0, KM_PTE1     page-table pages, process context
  *   KM_IRQ0, KM_IRQ1     hard interrupt handlers, local interrupts disabled
- *   KM_SOFTIRQ0/1        softirqs and tasklets, not hard interrupts
+ *   KM_SOFTIRQ0/1        softirqs and tasklets, or a task with bottom halves
+ *                        or interrupts off; not hard interrupts
  *
  * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ*; the others are for
  * the subsystems named. See Documentation/mm/kmap-atomic.rst.

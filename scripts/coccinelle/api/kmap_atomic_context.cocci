@@ -71,6 +71,7 @@ irqs_off_by_caller = set()
 # (file, "&timer") of the hrtimers set up with a *_SOFT mode
 soft_hrtimers = set()
 reported = set()
+nested_bh_on = set()
 
 
 def fn_key(p):
@@ -476,6 +477,26 @@ if key in process and key not in hardirq and key not in softirq:
 // The same after a call that turns bottom halves back on (local_bh_enable(),
 // spin_unlock_bh(), ...) with none that turns them or interrupts off again.
 
+// An enabler inside an outer section (two turned off, none back on
+// between them) leaves bottom halves off.
+@bh_nested exists@
+identifier a : script:python() { a in BH_OFF };
+identifier b : script:python() { b in BH_OFF };
+identifier bon : script:python() { bon in BH_ON };
+identifier en : script:python() { en in BH_ON };
+position q;
+@@
+a(...)
+... when != bon(...)
+b(...)
+... when != bon(...)
+en@q(...)
+
+@script:python@
+q << bh_nested.q;
+@@
+nested_bh_on.add((q[0].file, q[0].line, q[0].column))
+
 @bh_back_on exists@
 identifier bh_off : script:python() { bh_off in BH_OFF };
 identifier irq_off : script:python() { irq_off in IRQS_OFF };
@@ -498,7 +519,9 @@ p << bh_back_on.p;
 q << bh_back_on.q;
 @@
 key = fn_key(p)
-if key in process and key not in hardirq and key not in softirq and key not in nmi:
+nested = (q[0].file, q[0].line, q[0].column) in nested_bh_on
+if (not nested and key in process and key not in hardirq and key not in softirq
+        and key not in nmi):
     emit(p, "context-process",
          "%s in %s(), process context (%s), after %s() at line %s turned bottom halves back on: KM_SOFTIRQ*/KM_SKB_* need them off until the unmap; use KM_USER0/KM_USER1"
          % (T, p[0].current_element, process[key], enabler, q[0].line))

@@ -84,12 +84,65 @@ def sleeps(name):
     return str(name) in SLEEPERS or str(name).startswith(SLEEPER_PREFIXES)
 
 
+def _split_top(s, sep):
+    """S split at each SEP outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(s):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(s[start:i])
+            start = i + 1
+    return parts + [s[start:]]
+
+
+def _wrapped(s):
+    """Whether S is one parenthesised expression: (a | b), not (a) | (b)."""
+    if not (s.startswith("(") and s.endswith(")")):
+        return False
+    depth = 0
+    for ch in s[:-1]:
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return False
+    return True
+
+
+def _choice(s):
+    """The two branches of S if it is a choice (c ? a : b), else None."""
+    q = _split_top(s, "?")
+    if len(q) < 2:
+        return None
+    rest = "?".join(q[1:])
+    depth = nested = 0
+    for i, ch in enumerate(rest):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif depth == 0 and ch == "?":
+            nested += 1
+        elif depth == 0 and ch == ":":
+            if nested == 0:
+                return rest[:i], rest[i + 1:]
+            nested -= 1
+    return None
+
+
 def sleeping_gfp(mask):
     """Whether the expression MASK names a sleeping GFP mask, alone or in an
     expression (GFP_KERNEL | __GFP_NOWARN). A choice (may_sleep ? GFP_KERNEL
     : GFP_ATOMIC, crypto's idiom for code that also runs in softirqs) sleeps
-    only if every branch does."""
-    mask = str(mask)
-    if "?" in mask:
-        return all(sleeping_gfp(b) for b in mask.split("?", 1)[1].split(":"))
-    return any(w in SLEEPING_GFP for w in _IDENT.findall(mask))
+    only if every branch does; GFP_KERNEL | (z ? __GFP_ZERO : 0) sleeps."""
+    s = str(mask).strip()
+    while _wrapped(s):
+        s = s[1:-1].strip()
+    terms = _split_top(s, "|")
+    if len(terms) > 1:
+        return any(sleeping_gfp(t) for t in terms)
+    branches = _choice(s)
+    if branches:
+        return all(sleeping_gfp(b) for b in branches)
+    return any(w in SLEEPING_GFP for w in _IDENT.findall(s))

@@ -132,13 +132,16 @@ mismatch(p1, p2, x, T1, T2)
 @missing_assign exists@
 local idexpression x;
 expression E, E2, P, Pr, T;
+identifier fld;
 type TY;
 position p1, p2;
 @@
 x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\)
 ... when != kunmap_atomic(<+...x...+>, ...)
     when != kunmap_atomic(..., T)
-    when != E = \(x\|x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E = x
+    when != *E = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E->fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (
@@ -157,13 +160,16 @@ missing(p1, p2, T)
 @missing_decl exists@
 identifier x;
 type TX, TY;
+identifier fld;
 expression E, E2, P, Pr, T;
 position p1, p2;
 @@
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
 ... when != kunmap_atomic(<+...x...+>, ...)
     when != kunmap_atomic(..., T)
-    when != E = \(x\|x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E = x
+    when != *E = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E->fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (

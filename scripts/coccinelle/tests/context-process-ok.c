@@ -77,9 +77,44 @@ static int dev_bh_thread(void *data)
 	return 0;
 }
 
+/* An inner bottom-half section ends inside an outer one: still off. */
+static int dev_nested_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	local_bh_disable();
+	spin_lock_bh(&d->rx_lock);
+	d->sum++;
+	spin_unlock_bh(&d->rx_lock);
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	local_bh_enable();
+	return 0;
+}
+
+static int dev_rcu_bh_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	rcu_read_lock_bh();
+	spin_lock_bh(&d->rx_lock);
+	d->sum++;
+	spin_unlock_bh(&d->rx_lock);
+	p = kmap_atomic(d->page, KM_SKB_DATA_SOFTIRQ);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SKB_DATA_SOFTIRQ);
+	rcu_read_unlock_bh();
+	return 0;
+}
+
 static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
 	kthread_run(dev_thread, d, "dev");
 	kthread_run(dev_bh_thread, d, "dev_bh");
+	kthread_run(dev_nested_thread, d, "dev_nested");
+	kthread_run(dev_rcu_bh_thread, d, "dev_rcu_bh");
 }

@@ -53,3 +53,14 @@ void dev_grow(struct dev *d)
 	d->copy = kzalloc(PAGE_SIZE, GFP_ATOMIC | __GFP_NOWARN);
 	kunmap_atomic(p, KM_USER0);
 }
+
+/* A choice with a branch that does not sleep: maybe atomic, not found. */
+void dev_fill(struct dev *d, bool atomic, bool big)
+{
+	char *p = kmap_atomic(d->page, KM_USER0);
+
+	d->copy = kmalloc(64, atomic ? GFP_ATOMIC : (big ? GFP_KERNEL : GFP_NOIO));
+	if (d->copy)
+		d->copy[0] = p[0];
+	kunmap_atomic(p, KM_USER0);
+}

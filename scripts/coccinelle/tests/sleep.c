@@ -67,3 +67,24 @@ void dev_grow(struct dev *d, struct page **extra)
 	cond_resched();	// EXPECT: sleep
 	kunmap_atomic(p, KM_USER0);
 }
+
+/* A sleeping mask with a choice among modifiers; a choice of two that sleep. */
+void dev_fill(struct dev *d, bool zero)
+{
+	char *p = kmap_atomic(d->page, KM_USER0);
+
+	d->copy = kmalloc(64, GFP_KERNEL | (zero ? __GFP_ZERO : 0));	// EXPECT: sleep
+	if (d->copy)
+		d->copy[0] = p[0];
+	kunmap_atomic(p, KM_USER0);
+}
+
+void dev_fill_io(struct dev *d, bool fs)
+{
+	char *p = kmap_atomic(d->page, KM_USER1);
+
+	d->copy = kmalloc(64, fs ? GFP_KERNEL : GFP_NOIO);	// EXPECT: sleep
+	if (d->copy)
+		d->copy[0] = p[0];
+	kunmap_atomic(p, KM_USER1);
+}

@@ -43,3 +43,29 @@ int check_page(struct page *page)
 	p = kmap_atomic(page, KM_USER1);
 	return validate(p);	// EXPECT: unmap-missing
 }
+
+/* A pointer into the mapping kept in a local is no hand-out. */
+int copy_in(struct page *page, unsigned int offset, const char *src, size_t len)
+{
+	char *kaddr, *dst;
+
+	kaddr = kmap_atomic(page, KM_USER0);
+	dst = kaddr + offset;
+	if (len > PAGE_SIZE - offset)
+		return -EINVAL;	// EXPECT: unmap-missing
+	memcpy(dst, src, len);
+	kunmap_atomic(kaddr, KM_USER0);
+	return 0;
+}
+
+int copy_words(struct page *page, const u32 *src, size_t n)
+{
+	char *kaddr = kmap_atomic(page, KM_USER1);
+	u32 *w = (u32 *)kaddr;
+
+	if (n > PAGE_SIZE / sizeof(u32))
+		return -EINVAL;	// EXPECT: unmap-missing
+	memcpy(w, src, n * sizeof(u32));
+	kunmap_atomic(kaddr, KM_USER1);
+	return 0;
+}
