@@ -128,7 +128,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench modules distro-test deb \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench trace-cost modules distro-test deb \
 	mutation-check patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -232,6 +232,14 @@ bench:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug BASE=$(BASE)
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/bench.sh $(B) $(MEM) $(TIMEOUT) $(PREFIX_$(BASE))
+
+# make trace-cost: the release kernel's typed pair with the trace events
+#                  compiled out and in (disabled), under -icount; BASE=debian
+#                  for Debian's configuration (build/trace-cost-<kernel>.tsv)
+trace-cost:
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
+	@+$(MAKE) --no-print-directory initramfs
+	@scripts/trace-cost.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT) $(PREFIX_$(BASE))release
 
 # make distro-test  Debian's configuration (BASE=debian): the release, debug
 #                  and SLOTS=n kernels, each booted (PAE, 6G, 4 CPUs) with
