@@ -129,6 +129,6 @@ while read -r f; do
 	echo "  REMOVE  $f"
 	rm -f "$tree/$f" "$mirror/$f"
 done < <(cd "$mirror" && find . -type f | sed 's|^\./||')
-# Every overlay file is the repository's again, a mutant of an interrupted
-# make mutation-check included.
+# Every overlay file is the repository's again, what an interrupted make
+# mutation-check or make trace-cost changed included.
 rm -f "$state/mutating"

@@ -11,7 +11,7 @@ build=$2
 
 find_tree || { echo "refresh: no kernel tree under $src_root: nothing to refresh" >&2; exit 1; }
 if [[ -f $state/mutating ]]; then
-	echo "refresh: $(cat "$state/mutating") in the tree is a mutant that an interrupted make mutation-check left: run 'make tree' to put it back, then refresh" >&2
+	echo "refresh: $(cat "$state/mutating") in the tree is being changed by make mutation-check or make trace-cost (or an interrupted one left it): wait for it, or run 'make tree' to put it back, then refresh" >&2
 	exit 1
 fi
 

@@ -71,7 +71,7 @@ irqs_off_by_caller = set()
 # (file, "&timer") of the hrtimers set up with a *_SOFT mode
 soft_hrtimers = set()
 reported = set()
-nested_bh_on = set()
+bh_calls_at = {}  # (file, function) -> [(line, column, +1 off / -1 on)]
 
 
 def fn_key(p):
@@ -479,23 +479,18 @@ if key in process and key not in hardirq and key not in softirq:
 
 // An enabler inside an outer section (two turned off, none back on
 // between them) leaves bottom halves off.
-@bh_nested exists@
-identifier a : script:python() { a in BH_OFF };
-identifier b : script:python() { b in BH_OFF };
-identifier bon : script:python() { bon in BH_ON };
-identifier en : script:python() { en in BH_ON };
-position q;
+@bh_call@
+identifier callee;
+position rp : script:python(callee) { callee in BH_OFF or callee in BH_ON };
 @@
-a(...)
-... when != bon(...)
-b(...)
-... when != bon(...)
-en@q(...)
+callee@rp(...)
 
 @script:python@
-q << bh_nested.q;
+callee << bh_call.callee;
+rp << bh_call.rp;
 @@
-nested_bh_on.add((q[0].file, q[0].line, q[0].column))
+bh_calls_at.setdefault((rp[0].file, rp[0].current_element), []).append(
+    (int(rp[0].line), int(rp[0].column), 1 if callee in BH_OFF else -1))
 
 @bh_back_on exists@
 identifier bh_off : script:python() { bh_off in BH_OFF };
@@ -519,7 +514,9 @@ p << bh_back_on.p;
 q << bh_back_on.q;
 @@
 key = fn_key(p)
-nested = (q[0].file, q[0].line, q[0].column) in nested_bh_on
+at = (int(q[0].line), int(q[0].column))
+# Sections still open after the enabler, in source order (straight-line code).
+nested = sum(d for l, c, d in bh_calls_at.get((q[0].file, q[0].current_element), ()) if (l, c) <= at) > 0
 if (not nested and key in process and key not in hardirq and key not in softirq
         and key not in nmi):
     emit(p, "context-process",

@@ -131,18 +131,33 @@ def _choice(s):
     return None
 
 
+_NO_RECLAIM = frozenset(("__GFP_DIRECT_RECLAIM", "__GFP_RECLAIM", "__GFP_WAIT"))
+_CAST_OR_CALL = re.compile(r"^(?:\(\s*[A-Za-z_][\w\s]*\)|[A-Za-z_]\w*)\s*(\(.*\))$", re.S)
+
+
 def sleeping_gfp(mask):
     """Whether the expression MASK names a sleeping GFP mask, alone or in an
     expression (GFP_KERNEL | __GFP_NOWARN). A choice (may_sleep ? GFP_KERNEL
     : GFP_ATOMIC, crypto's idiom for code that also runs in softirqs) sleeps
-    only if every branch does; GFP_KERNEL | (z ? __GFP_ZERO : 0) sleeps."""
+    only if every branch does; GFP_KERNEL | (z ? __GFP_ZERO : 0) sleeps;
+    GFP_KERNEL & ~__GFP_DIRECT_RECLAIM (2.6: & ~__GFP_WAIT) does not."""
     s = str(mask).strip()
     while _wrapped(s):
         s = s[1:-1].strip()
-    terms = _split_top(s, "|")
-    if len(terms) > 1:
-        return any(sleeping_gfp(t) for t in terms)
+    # C's precedence: ?: binds loosest, then |, then &.
     branches = _choice(s)
     if branches:
         return all(sleeping_gfp(b) for b in branches)
+    terms = _split_top(s, "|")
+    if len(terms) > 1:
+        return any(sleeping_gfp(t) for t in terms)
+    terms = _split_top(s, "&")
+    if len(terms) > 1:
+        if any(t.strip().startswith("~") and _NO_RECLAIM & set(_IDENT.findall(t))
+               for t in terms):
+            return False
+        return any(sleeping_gfp(t) for t in terms if not t.strip().startswith("~"))
+    m = _CAST_OR_CALL.match(s)
+    if m and _wrapped(m.group(1)):
+        return sleeping_gfp(m.group(1))
     return any(w in SLEEPING_GFP for w in _IDENT.findall(s))

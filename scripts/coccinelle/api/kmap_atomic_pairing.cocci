@@ -131,7 +131,8 @@ mismatch(p1, p2, x, T1, T2)
 
 @missing_assign exists@
 local idexpression x;
-expression E, E2, P, Pr, T;
+expression E, E2, E3, P, Pr, T;
+global idexpression G;
 identifier fld;
 type TY;
 position p1, p2;
@@ -142,6 +143,9 @@ x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, 
     when != E = x
     when != *E = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != E->fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E.fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E[E3] = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != G = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (
@@ -161,7 +165,8 @@ missing(p1, p2, T)
 identifier x;
 type TX, TY;
 identifier fld;
-expression E, E2, P, Pr, T;
+global idexpression G;
+expression E, E2, E3, P, Pr, T;
 position p1, p2;
 @@
 TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, T, Pr)\);
@@ -170,6 +175,9 @@ TX x = \(kmap_atomic@p1(P, T)\|kmap_atomic_pfn@p1(P, T)\|kmap_atomic_prot@p1(P, 
     when != E = x
     when != *E = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != E->fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E.fld = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != E[E3] = \(x + E2\|(TY)x\|(TY)(x + E2)\)
+    when != G = \(x + E2\|(TY)x\|(TY)(x + E2)\)
     when != true !x || ...
     when != true x == NULL || ...
 (

@@ -110,6 +110,29 @@ static int dev_rcu_bh_thread(void *data)
 	return 0;
 }
 
+/* Two inner sections in turn, and one in a loop, inside an outer one. */
+static int dev_two_inner_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+	int i;
+
+	local_bh_disable();
+	spin_lock_bh(&d->rx_lock);
+	d->sum++;
+	spin_unlock_bh(&d->rx_lock);
+	for (i = 0; i < 4; i++) {
+		spin_lock_bh(&d->rx_lock);
+		d->sum++;
+		spin_unlock_bh(&d->rx_lock);
+	}
+	p = kmap_atomic(d->page, KM_SOFTIRQ0);
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ0);
+	local_bh_enable();
+	return 0;
+}
+
 static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
@@ -117,4 +140,5 @@ static void dev_start(struct dev *d)
 	kthread_run(dev_bh_thread, d, "dev_bh");
 	kthread_run(dev_nested_thread, d, "dev_nested");
 	kthread_run(dev_rcu_bh_thread, d, "dev_rcu_bh");
+	kthread_run(dev_two_inner_thread, d, "dev_two_inner");
 }

@@ -11,6 +11,7 @@ struct dev {
 	struct page *page;
 	struct work_struct work;
 	struct mutex lock;
+	spinlock_t rx_lock;
 	u32 sum;
 };
 
@@ -78,11 +79,28 @@ static void dev_wait(struct dev *d, wait_queue_head_t *wq)
 	kunmap_atomic(p, KM_SOFTIRQ1);
 }
 
+/* The outer section closed too before the map. */
+static int dev_closed_thread(void *data)
+{
+	struct dev *d = data;
+	u32 *p;
+
+	local_bh_disable();
+	spin_lock_bh(&d->rx_lock);
+	spin_unlock_bh(&d->rx_lock);
+	local_bh_enable();
+	p = kmap_atomic(d->page, KM_SOFTIRQ1);	// EXPECT: context-process
+	d->sum = p[0];
+	kunmap_atomic(p, KM_SOFTIRQ1);
+	return 0;
+}
+
 static void dev_start(struct dev *d)
 {
 	INIT_WORK(&d->work, dev_work);
 	kthread_run(dev_thread, d, "dev");
 	kthread_run(dev_bh_thread, d, "dev_bh");
+	kthread_run(dev_closed_thread, d, "dev_closed");
 }
 
 /* Bottom halves turned back on before the map. */

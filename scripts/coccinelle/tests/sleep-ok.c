@@ -64,3 +64,26 @@ void dev_fill(struct dev *d, bool atomic, bool big)
 		d->copy[0] = p[0];
 	kunmap_atomic(p, KM_USER0);
 }
+
+/* Masks that do not sleep: a choice inside a cast or a call, a choice
+ * whose atomic branch has modifiers, and reclaim masked off (2.6's
+ * GFP_KERNEL & ~__GFP_WAIT). */
+void dev_fill_cast(struct dev *d, bool atomic)
+{
+	char *p = kmap_atomic(d->page, KM_USER0);
+
+	d->copy = kmalloc(64, (__force gfp_t)(atomic ? GFP_ATOMIC : GFP_KERNEL));
+	d->copy = kmalloc(64, atomic ? GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL);
+	d->copy = kmalloc(64, pick_gfp(atomic ? GFP_ATOMIC : GFP_KERNEL));
+	kunmap_atomic(p, KM_USER0);
+}
+
+void dev_fill_noreclaim(struct dev *d, gfp_t gfp)
+{
+	char *p = kmap_atomic(d->page, KM_USER1);
+
+	d->copy = kmalloc(64, GFP_KERNEL & ~__GFP_DIRECT_RECLAIM);
+	d->copy = kmalloc(64, gfp & ~__GFP_DIRECT_RECLAIM);
+	d->copy = kmalloc(64, GFP_KERNEL & ~__GFP_WAIT);
+	kunmap_atomic(p, KM_USER1);
+}

@@ -83,3 +83,38 @@ int hand_out(struct page *page, unsigned int off, struct holder *h)
 	h->buf = addr + off;
 	return 0;
 }
+
+char *dev_last_buf;
+
+/* Handed out through an array, a field of an element, a global, a cast. */
+int hand_out_array(struct page *page, unsigned int off, char **bufs)
+{
+	char *addr = kmap_atomic(page, KM_USER1);
+
+	bufs[1] = addr + off;
+	return 0;
+}
+
+int hand_out_element(struct page *page, unsigned int off, struct holder *hs)
+{
+	char *addr = kmap_atomic(page, KM_USER1);
+
+	hs[1].buf = addr + off;
+	return 0;
+}
+
+int hand_out_global(struct page *page, unsigned int off)
+{
+	char *addr = kmap_atomic(page, KM_USER1);
+
+	dev_last_buf = addr + off;
+	return 0;
+}
+
+int hand_out_cast(struct page *page, struct holder *h)
+{
+	void *raw = kmap_atomic(page, KM_USER0);
+
+	h->buf = (char *)raw;
+	return 0;
+}
