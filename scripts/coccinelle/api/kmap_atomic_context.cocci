@@ -477,8 +477,9 @@ if key in process and key not in hardirq and key not in softirq:
 // The same after a call that turns bottom halves back on (local_bh_enable(),
 // spin_unlock_bh(), ...) with none that turns them or interrupts off again.
 
-// An enabler inside an outer section (two turned off, none back on
-// between them) leaves bottom halves off.
+// Every call that turns bottom halves off or back on, per function: an
+// enabler that closes an inner section while an outer one is still open
+// (counted in source order) leaves them off.
 @bh_call@
 identifier callee;
 position rp : script:python(callee) { callee in BH_OFF or callee in BH_ON };
@@ -516,7 +517,8 @@ q << bh_back_on.q;
 key = fn_key(p)
 at = (int(q[0].line), int(q[0].column))
 # Sections still open after the enabler, in source order (straight-line code).
-nested = sum(d for l, c, d in bh_calls_at.get((q[0].file, q[0].current_element), ()) if (l, c) <= at) > 0
+calls = bh_calls_at.get((q[0].file, q[0].current_element), ())
+nested = sum(d for l, c, d in calls if (l, c) <= at) > 0
 if (not nested and key in process and key not in hardirq and key not in softirq
         and key not in nmi):
     emit(p, "context-process",
