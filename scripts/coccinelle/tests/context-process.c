@@ -10,8 +10,8 @@
 struct dev {
 	struct page *page;
 	struct work_struct work;
-	struct mutex lock;
-	spinlock_t rx_lock;
+	struct mutex lock;	/* serialises readers */
+	spinlock_t rx_lock;	/* taken by the rx softirq too */
 	u32 sum;
 };
 

@@ -9,7 +9,7 @@
 
 struct dev {
 	struct page *page;
-	struct mutex lock;
+	struct mutex lock;	/* serialises the copies */
 	void *copy;
 };
 
@@ -26,7 +26,7 @@ int dev_read(struct dev *d, void __user *ubuf, size_t len)
 	mutex_unlock(&d->lock);
 	if (left && copy_to_user(ubuf, page_address(d->page), len))
 		return -EFAULT;
-	msleep(1);
+	msleep(20);
 	return 0;
 }
 
@@ -41,7 +41,7 @@ void dev_poll(struct dev *d)
 		kunmap_atomic(p, KM_USER1);
 		if (done)
 			break;
-		msleep(10);
+		msleep(20);
 	}
 }
 
@@ -65,9 +65,11 @@ void dev_fill(struct dev *d, bool atomic, bool big)
 	kunmap_atomic(p, KM_USER0);
 }
 
-/* Masks that do not sleep: a choice inside a cast or a call, a choice
+/*
+ * Masks that do not sleep: a choice inside a cast or a call, a choice
  * whose atomic branch has modifiers, and reclaim masked off (2.6's
- * GFP_KERNEL & ~__GFP_WAIT). */
+ * GFP_KERNEL & ~__GFP_WAIT).
+ */
 void dev_fill_cast(struct dev *d, bool atomic)
 {
 	char *p = kmap_atomic(d->page, KM_USER0);

@@ -11,7 +11,7 @@
 
 struct dev {
 	struct page *page;
-	struct mutex lock;
+	struct mutex lock;	/* serialises the copies */
 	struct semaphore sem;
 	wait_queue_head_t wq;
 	bool ready;
@@ -50,7 +50,7 @@ void dev_wait(struct dev *d)
 	u32 *p = kmap_atomic(d->page, KM_USER0);
 
 	while (!p[0])
-		msleep(1);	// EXPECT: sleep
+		msleep(20);	// EXPECT: sleep
 	wait_event(d->wq, d->ready);	// EXPECT: sleep
 	down(&d->sem);	// EXPECT: sleep
 	schedule();	// EXPECT: sleep
