@@ -26,13 +26,7 @@ logs=$build/mutation
 mkdir -p "$logs"
 files=(mm/kmap_atomic.c mm/kmap_atomic_debug.c)
 
-# While a mutant is in the tree, make refresh refuses and make tree puts
-# the files back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
-if [[ -f $state/mutating ]]; then
-	echo "mutation-check: $(cat "$state/mutating") in the tree is being changed by another make mutation-check or make trace-cost: wait for it to end" >&2
-	exit 1
-fi
-echo "${files[*]}" >"$state/mutating"
+mark_changing mutation-check "${files[@]}"
 built=()
 restore() {
 	for f in "${files[@]}"; do cp "$repo/$f" "$tree/$f"; done

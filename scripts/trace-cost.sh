@@ -16,13 +16,7 @@ find_tree || { echo "trace-cost: no kernel tree: run 'make tree' first" >&2; exi
 f=mm/kmap_atomic.c
 out=$build/trace-cost-$kdir.tsv
 
-# While the file differs from the repository's, make refresh refuses and
-# make tree puts it back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
-if [[ -f $state/mutating ]]; then
-	echo "trace-cost: $(cat "$state/mutating") in the tree is being changed by make mutation-check or another make trace-cost: wait for it to end" >&2
-	exit 1
-fi
-echo "$f" >"$state/mutating"
+mark_changing trace-cost "$f"
 restore() {
 	if ! cmp -s "$repo/$f" "$tree/$f"; then
 		echo "  TRACE-COST putting $f back and rebuilding $kdir"

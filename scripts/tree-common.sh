@@ -33,6 +33,19 @@ overlay_files() {
 	fi) | while read -r f; do [[ -f $repo/$f ]] && echo "$f"; done | LC_ALL=C sort
 }
 
+# Mark FILE... in the tree as changed by WHO (mutation-check, trace-cost),
+# or refuse while another run has them: make refresh then refuses and make
+# tree puts them back (scripts/refresh-tree.sh, scripts/prepare-tree.sh).
+mark_changing() {	# mark_changing WHO FILE...
+	local who=$1
+	shift
+	if [[ -f $state/mutating ]]; then
+		echo "$who: $(cat "$state/mutating") in the tree is being changed by make mutation-check or make trace-cost: wait for it to end" >&2
+		exit 1
+	fi
+	echo "$*" >"$state/mutating"
+}
+
 series_hash() {
 	{ cd "$repo/patches" 2>/dev/null && cat series $(grep -v '^#' series 2>/dev/null) 2>/dev/null || true; } |
 		sha256sum | cut -d' ' -f1
