@@ -21,6 +21,7 @@ MUTANTS ?=
 KUNIT_FILTER ?=
 STRESS ?= 20
 STRESS_NG ?= 120
+RUNS ?= 100
 MATRIX_STRESS ?= 60
 
 TOP := $(CURDIR)
@@ -128,7 +129,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench trace-cost modules distro-test deb \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench trace-cost tcg-race modules distro-test deb \
 	mutation-check patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -240,6 +241,14 @@ trace-cost:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/trace-cost.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT) $(PREFIX_$(BASE))release
+
+# make tcg-race: the release kernel booted RUNS times on 2 vCPUs with a
+#                host thread per vCPU and RUNS times on one thread; counts
+#                the boots that reset without a word (build/tcg-race.tsv)
+tcg-race:
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
+	@+$(MAKE) --no-print-directory initramfs
+	@scripts/tcg-race.sh $(B) $(PREFIX_$(BASE))release $(MEM) $(RUNS)
 
 # make distro-test  Debian's configuration (BASE=debian): the release, debug
 #                  and SLOTS=n kernels, each booted (PAE, 6G, 4 CPUs) with

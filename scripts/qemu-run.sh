@@ -16,13 +16,20 @@
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
 #        [--kunit-modules 'K.ko ..'] [--extra 'B.ko ..'] [--append 'kernel args']
-#        [--icount] [--stress SECONDS] [--initrd-add A.cpio.gz] [--env 'K=V ..'] BUILD
+#        [--icount | --mttcg] [--stress SECONDS] [--initrd-add A.cpio.gz]
+#        [--env 'K=V ..'] BUILD
 # --initrd-add: one more archive after the per-boot one (make distro-test's
 # stress-ng); --env: more lines for /harness/env.
+# One host thread runs all the vCPUs (TCG's round-robin), because QEMU
+# 7.2's multi-threaded TCG can run a stale copy of kernel text another vCPU
+# has just patched: the guest then dies of an int3 that text_poke_bp() no
+# longer claims, and resets without a word (README, "One TCG thread").
+# --mttcg: a host thread per vCPU all the same (make bench's wall-clock
+# scaling boot, which needs the CPUs to run at once).
 set -euo pipefail
 
 flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= kunit_modules= extra= append=
-icount=0 stress=20 initrd_add= env_add=
+icount=0 mttcg=0 stress=20 initrd_add= env_add=
 while (($# > 1)); do
 	case $1 in
 	--flavor) flavor=$2 ;;
@@ -39,6 +46,7 @@ while (($# > 1)); do
 	--initrd-add) initrd_add=$2 ;;
 	--env) env_add=$2 ;;
 	--icount) icount=1; shift; continue ;;
+	--mttcg) mttcg=1; shift; continue ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -126,9 +134,13 @@ esac
 qemu=("$qemu_bin" -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
+((icount && mttcg)) && die "--icount and --mttcg: instruction counting runs one TCG thread"
+tcg=single
+((mttcg)) && tcg=multi
+qemu+=(-accel "tcg,thread=$tcg")
 ((icount)) && qemu+=(-icount shift=0,sleep=off)
 
-echo "  BOOT    $flavor SMP=$smp MEM=$mem ($mode, $qemu_bin), log: ${log#"$build"/../}"
+echo "  BOOT    $flavor SMP=$smp MEM=$mem ($mode, $qemu_bin, TCG thread=$tcg), log: ${log#"$build"/../}"
 rc=0
 case $mode in
 shell) "${qemu[@]}" || rc=$? ;;
