@@ -78,6 +78,12 @@ endif
 ifneq ($(shell echo '$(STRESS_NG)' | awk '/^[0-9]+$$/ && $$1 >= 10 && $$1 <= 3600'),$(STRESS_NG))
 $(error STRESS_NG='$(STRESS_NG)': give stress-ng's run time in whole seconds, 10 to 3600)
 endif
+ifneq ($(filter-out single multi,$(TCG_THREAD))$(word 2,$(TCG_THREAD)),)
+$(error TCG_THREAD='$(TCG_THREAD)': use single (one host thread for all vCPUs, the default) or multi (one per vCPU; see the README, "One TCG thread"))
+endif
+ifneq ($(shell echo '$(RUNS)' | awk '/^[0-9]+$$/ && $$1 >= 1 && $$1 <= 1000'),$(RUNS))
+$(error RUNS='$(RUNS)': give the boots per mode of make tcg-race, 1 to 1000)
+endif
 ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
 $(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
 endif
@@ -103,9 +109,9 @@ ifeq ($(BASE)-$(CPUS),debian-64)
 $(error BASE=debian has Debian's NR_CPUS (32): leave CPUS at 8)
 endif
 # These build and boot kernels of their own choosing, by fixed names.
-ifneq ($(filter test bench distro-test matrix mutation-check,$(MAKECMDGOALS)),)
-ifneq ($(filter command line environment,$(origin SLOTS) $(origin CPUS)),)
-$(error SLOTS and CPUS pick the kernel for kernel, run, modules and deb; $(filter test bench distro-test matrix mutation-check,$(MAKECMDGOALS)) builds the kernels it boots itself: leave SLOTS and CPUS out)
+ifneq ($(filter test bench trace-cost tcg-race distro-test matrix mutation-check,$(MAKECMDGOALS)),)
+ifneq ($(filter command line environment,$(origin SLOTS) $(origin CPUS) $(origin HIGHMEM)),)
+$(error SLOTS, CPUS and HIGHMEM pick the kernel for kernel, run, modules and deb; $(filter test bench trace-cost tcg-race distro-test matrix mutation-check,$(MAKECMDGOALS)) builds the kernels it boots itself: leave them out)
 endif
 endif
 ifeq ($(HIGHMEM)-$(SLOTS),off-n)

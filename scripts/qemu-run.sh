@@ -24,8 +24,10 @@
 # 7.2's multi-threaded TCG can run a stale copy of kernel text another vCPU
 # has just patched: the guest then dies of an int3 that text_poke_bp() no
 # longer claims, and resets without a word (README, "One TCG thread").
-# --mttcg: a host thread per vCPU all the same (make bench's wall-clock
-# scaling boot, which needs the CPUs to run at once).
+# --mttcg, or TCG_THREAD=multi in the environment: a host thread per vCPU
+# all the same (make bench's wall-clock scaling boot, which needs the CPUs
+# to run at once; a developer's run for cross-CPU overlap), except under
+# --icount, which runs one thread.
 set -euo pipefail
 
 flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= kunit_modules= extra= append=
@@ -54,6 +56,14 @@ done
 build=$1
 
 die() { echo "qemu-run: $*" >&2; exit 2; }
+((icount && mttcg)) && die "--icount and --mttcg: instruction counting runs one TCG thread"
+case ${TCG_THREAD:-single} in
+single | multi) tcg=${TCG_THREAD:-single} ;;
+*) die "TCG_THREAD=$TCG_THREAD: use single (the default) or multi" ;;
+esac
+((mttcg)) && tcg=multi
+# Instruction counting runs one thread, whatever TCG_THREAD asks.
+((icount)) && tcg=single
 config=$build/$flavor/.config
 [[ -f $config ]] || die "no kernel configuration at $config: run 'make kernel' for $flavor"
 nr_cpus=$(sed -n 's/^CONFIG_NR_CPUS=//p' "$config")
@@ -134,9 +144,6 @@ esac
 qemu=("$qemu_bin" -cpu "$cpu" -smp "$smp" -m "$mem" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$run/initrd.gz" -append "$cmdline"
 	-chardev "stdio,mux=on,id=con,signal=off,logfile=$log" -serial chardev:con -mon chardev=con)
-((icount && mttcg)) && die "--icount and --mttcg: instruction counting runs one TCG thread"
-tcg=single
-((mttcg)) && tcg=multi
 qemu+=(-accel "tcg,thread=$tcg")
 ((icount)) && qemu+=(-icount shift=0,sleep=off)
 
@@ -154,7 +161,14 @@ fi
 ((rc == 0)) || { echo "qemu-run: $qemu_bin failed with status $rc; log: $log" >&2; exit "$rc"; }
 status=$(tr -d '\r' <"$log" | sed -n 's/^KMAP-HARNESS-EXIT: \([0-9]*\)$/\1/p' | tail -1)
 if [[ -z $status ]]; then
-	echo "qemu-run: the guest stopped without reporting a status (a panic or a crash?); log: $log" >&2
+	if grep -q 'Kernel panic\|Oops\|BUG:' "$log"; then
+		echo "qemu-run: the guest stopped without reporting a status, after a panic, oops or BUG; log: $log" >&2
+	else
+		# A reset with nothing on the console: a triple fault, or the
+		# multi-threaded TCG race that one thread avoids.
+		echo "qemu-run: the guest reset itself without a word (no status, no panic, oops or BUG" \
+			"in the log; TCG thread=$tcg: see the README, \"One TCG thread\"); log: $log" >&2
+	fi
 	exit 1
 fi
 exit "$status"
