@@ -81,8 +81,10 @@ endif
 ifneq ($(filter-out single multi,$(TCG_THREAD))$(word 2,$(TCG_THREAD)),)
 $(error TCG_THREAD='$(TCG_THREAD)': use single (one host thread for all vCPUs, the default) or multi (one per vCPU; see the README, "One TCG thread"))
 endif
+ifneq ($(filter tcg-race,$(MAKECMDGOALS)),)
 ifneq ($(shell echo '$(RUNS)' | awk '/^[0-9]+$$/ && $$1 >= 1 && $$1 <= 1000'),$(RUNS))
 $(error RUNS='$(RUNS)': give the boots per mode of make tcg-race, 1 to 1000)
+endif
 endif
 ifeq ($(filter $(HIGHMEM),$(HIGHMEMS)),)
 $(error HIGHMEM='$(HIGHMEM)' is not a memory model: use one of $(HIGHMEMS))
@@ -254,7 +256,7 @@ trace-cost:
 tcg-race:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
 	@+$(MAKE) --no-print-directory initramfs
-	@scripts/tcg-race.sh $(B) $(PREFIX_$(BASE))release $(MEM) $(RUNS)
+	@scripts/tcg-race.sh $(B) $(PREFIX_$(BASE))release $(MEM) $(TIMEOUT) $(RUNS)
 
 # make distro-test  Debian's configuration (BASE=debian): the release, debug
 #                  and SLOTS=n kernels, each booted (PAE, 6G, 4 CPUs) with
@@ -330,7 +332,7 @@ modules: kernel
 clean:
 	rm -rf $(wildcard $(addprefix $(B)/,$(FLAVORS:=*) debian-*)) $(addprefix $(B)/, \
 		logs run bench bench-debian matrix distro deb stress-ng stress-ng.cpio.gz mutation build-checks initramfs.cpio.gz \
-		patches export bisect kunit)
+		patches export bisect kunit tcg-race.tsv trace-cost-*.tsv)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 
 # make distclean   remove all of build/

@@ -161,12 +161,16 @@ fi
 ((rc == 0)) || { echo "qemu-run: $qemu_bin failed with status $rc; log: $log" >&2; exit "$rc"; }
 status=$(tr -d '\r' <"$log" | sed -n 's/^KMAP-HARNESS-EXIT: \([0-9]*\)$/\1/p' | tail -1)
 if [[ -z $status ]]; then
-	if grep -q 'Kernel panic\|Oops\|BUG:' "$log"; then
-		echo "qemu-run: the guest stopped without reporting a status, after a panic, oops or BUG; log: $log" >&2
+	# panic=-1: a panic prints this line before the reset. Oopses and BUGs
+	# are no sign: the debug boots' misuse checks print them on purpose.
+	if grep -q 'Kernel panic - not syncing' "$log"; then
+		echo "qemu-run: the guest panicked and stopped without reporting a status; log: $log" >&2
+	elif [[ $mode == shell ]]; then
+		echo "qemu-run: the shell ended without the guest's status (Ctrl-A X, or a reset); log: $log" >&2
 	else
-		# A reset with nothing on the console: a triple fault, or the
-		# multi-threaded TCG race that one thread avoids.
-		echo "qemu-run: the guest reset itself without a word (no status, no panic, oops or BUG" \
+		# A reset with no panic: a triple fault, or the multi-threaded
+		# TCG race that one thread avoids.
+		echo "qemu-run: the guest reset itself without a word (no status and no panic" \
 			"in the log; TCG thread=$tcg: see the README, \"One TCG thread\"); log: $log" >&2
 	fi
 	exit 1
