@@ -41,10 +41,10 @@ console "$(readlink -f "$build/logs/run-latest.log")" | awk -v OFS='\t' '
 	{ echo "bench: the release icount boot did not time brd; log: $build/logs/run-latest.log" >&2; exit 1; }
 
 # Plain TCG, four CPUs, wall clock: scaling and brd, five runs of each.
-# A host thread per vCPU (--mttcg), or nothing would run at once.
+# A host thread per vCPU (TCG_THREAD=multi), or nothing would run at once.
 mkdir -p "$build/run"
 cp tools/testing/kmap_atomic/bench-tcg.sh "$build/run/cmd.sh"
-scripts/qemu-run.sh --flavor "${prefix}release" --mode run --smp 4 --mem "$mem" --timeout "$timeout" --mttcg \
+TCG_THREAD=multi scripts/qemu-run.sh --flavor "${prefix}release" --mode run --smp 4 --mem "$mem" --timeout "$timeout" \
 	--modules "$build/${prefix}release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
 	{ echo "bench: the plain-TCG boot failed; log: $build/logs/run-latest.log" >&2; exit 1; }
 log=$(readlink -f "$build/logs/run-latest.log")

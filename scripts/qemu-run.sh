@@ -16,22 +16,21 @@
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
 #        [--kunit-modules 'K.ko ..'] [--extra 'B.ko ..'] [--append 'kernel args']
-#        [--icount | --mttcg] [--stress SECONDS] [--initrd-add A.cpio.gz]
-#        [--env 'K=V ..'] BUILD
+#        [--icount] [--stress SECONDS] [--initrd-add A.cpio.gz] [--env 'K=V ..'] BUILD
 # --initrd-add: one more archive after the per-boot one (make distro-test's
 # stress-ng); --env: more lines for /harness/env.
 # One host thread runs all the vCPUs (TCG's round-robin), because QEMU
 # 7.2's multi-threaded TCG can run a stale copy of kernel text another vCPU
 # has just patched: the guest then dies of an int3 that text_poke_bp() no
 # longer claims, and resets without a word (README, "One TCG thread").
-# --mttcg, or TCG_THREAD=multi in the environment: a host thread per vCPU
-# all the same (make bench's wall-clock scaling boot, which needs the CPUs
-# to run at once; a developer's run for cross-CPU overlap), except under
-# --icount, which runs one thread.
+# TCG_THREAD=multi in the environment: a host thread per vCPU all the same
+# (make bench's wall-clock scaling boot, which needs the CPUs to run at
+# once; a developer's run for cross-CPU overlap), except under --icount,
+# which runs one thread.
 set -euo pipefail
 
 flavor=debug mode=shell smp=4 mem=6G timeout=900 kunit= modules= kunit_modules= extra= append=
-icount=0 mttcg=0 stress=20 initrd_add= env_add=
+icount=0 stress=20 initrd_add= env_add=
 while (($# > 1)); do
 	case $1 in
 	--flavor) flavor=$2 ;;
@@ -48,7 +47,6 @@ while (($# > 1)); do
 	--initrd-add) initrd_add=$2 ;;
 	--env) env_add=$2 ;;
 	--icount) icount=1; shift; continue ;;
-	--mttcg) mttcg=1; shift; continue ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -56,12 +54,8 @@ done
 build=$1
 
 die() { echo "qemu-run: $*" >&2; exit 2; }
-((icount && mttcg)) && die "--icount and --mttcg: instruction counting runs one TCG thread"
-case ${TCG_THREAD:-single} in
-single | multi) tcg=${TCG_THREAD:-single} ;;
-*) die "TCG_THREAD=$TCG_THREAD: use single (the default) or multi" ;;
-esac
-((mttcg)) && tcg=multi
+tcg=${TCG_THREAD:-single}
+[[ $tcg == single || $tcg == multi ]] || die "TCG_THREAD=$tcg: use single (the default) or multi"
 # Instruction counting runs one thread, whatever TCG_THREAD asks.
 ((icount)) && tcg=single
 config=$build/$flavor/.config
