@@ -45,6 +45,36 @@ need_busybox=0
 [[ -x $busybox ]] || need_busybox=1
 ((${#missing[@]} == 0 && need_busybox == 0)) && exit 0
 
+# apt-get update, once more if it fails, then go on: one index that fails
+# (a mirror in mid-sync) need not stop an install whose packages are in the
+# others. What failed is kept for the message if an install then fails.
+update_failed=
+apt_update() {
+	local err
+	err=$(apt-get update -qq 2>&1 >/dev/null) && { update_failed=; return 0; }
+	echo "  DEPS    apt-get update failed; trying once more" >&2
+	err=$(apt-get update -qq 2>&1 >/dev/null) && { update_failed=; return 0; }
+	update_failed=$(grep -E '^(E|W): ' <<<"$err" | grep -v 'Some index files failed' || true)
+	[[ -n $update_failed ]] || update_failed=$err
+	echo "  DEPS    apt-get update failed again; going on with the package lists there are:" >&2
+	sed 's/^/          /' <<<"$update_failed" >&2
+}
+# The packages of @ that apt cannot install, each tried alone, for the message.
+apt_install() {
+	local p bad=()
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null && return 0
+	for p in "$@"; do
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$p" >/dev/null 2>&1 || bad+=("$p")
+	done
+	((${#bad[@]})) || return 0
+	echo "deps: cannot install ${bad[*]} (apt-get install ${bad[*]} says why)." >&2
+	if [[ -n $update_failed ]]; then
+		echo "deps: apt-get update had failed for these indexes; retry when the mirror is whole:" >&2
+		sed 's/^/  /' <<<"$update_failed" >&2
+	fi
+	return 1
+}
+
 i386_enabled=0
 dpkg --print-foreign-architectures 2>/dev/null | grep -qx i386 && i386_enabled=1
 
@@ -61,8 +91,8 @@ fi
 if ((${#missing[@]})); then
 	echo "  DEPS    installing ${missing[*]}"
 	((i386_enabled)) || dpkg --add-architecture i386
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	apt_update
+	apt_install "${missing[@]}"
 	i386_enabled=1
 fi
 
@@ -75,15 +105,19 @@ if ((need_busybox)); then
 			exit 1
 		fi
 		dpkg --add-architecture i386
-		apt-get update -qq
+		apt_update
 	fi
 	debs=$build/debs
 	rm -rf "$debs" "$build/busybox"
 	mkdir -p "$debs"
 	if ! (cd "$debs" && apt-get download -qq busybox-static:i386 2>/dev/null); then
 		# The i386 package list may be older than the architecture switch.
-		((EUID == 0)) && apt-get update -qq
-		(cd "$debs" && apt-get download -qq busybox-static:i386)
+		((EUID == 0)) && apt_update
+		if ! (cd "$debs" && apt-get download -qq busybox-static:i386); then
+			echo "deps: cannot download busybox-static:i386${update_failed:+; apt-get update had failed for:}" >&2
+			[[ -z $update_failed ]] || sed 's/^/  /' <<<"$update_failed" >&2
+			exit 1
+		fi
 	fi
 	dpkg-deb -x "$debs"/busybox-static_*_i386.deb "$build/busybox"
 	[[ -x $busybox ]] || { echo "deps: $busybox missing after unpacking busybox-static:i386" >&2; exit 1; }
