@@ -66,6 +66,13 @@ static const struct {
 	[KM_IRQ1] = { "KM_IRQ1", KM_CTX_IRQ },
 	[KM_SOFTIRQ0] = { "KM_SOFTIRQ0", KM_CTX_SOFTIRQ },
 	[KM_SOFTIRQ1] = { "KM_SOFTIRQ1", KM_CTX_SOFTIRQ },
+	[KM_SYNC_ICACHE] = { "KM_SYNC_ICACHE", KM_CTX_TASK },
+	[KM_SYNC_DCACHE] = { "KM_SYNC_DCACHE", KM_CTX_TASK },
+	[KM_UML_USERCOPY] = { "KM_UML_USERCOPY", KM_CTX_TASK },
+	[KM_IRQ_PTE] = { "KM_IRQ_PTE", KM_CTX_IRQ },
+	[KM_NMI] = { "KM_NMI", KM_CTX_NMI },
+	[KM_NMI_PTE] = { "KM_NMI_PTE", KM_CTX_NMI },
+	[KM_KDB] = { "KM_KDB", KM_CTX_DEBUGGER },
 };
 
 struct kmap_atomic_cpu {
@@ -137,7 +144,8 @@ const char *kmap_atomic_report_name(enum kmap_atomic_report kind)
  * kmap_atomic_slot_context - the context a slot is reserved for
  * @type: the slot; must be below KM_TYPE_NR
  *
- * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ or KM_CTX_IRQ (see <linux/kmap_types.h>);
+ * Return: KM_CTX_TASK, KM_CTX_SOFTIRQ, KM_CTX_IRQ, KM_CTX_NMI or
+ * KM_CTX_DEBUGGER (see <linux/kmap_types.h>);
  * KM_CTX_IRQ, the strictest, after a warning for a @type that is no slot.
  */
 enum km_context kmap_atomic_slot_context(enum km_type type)

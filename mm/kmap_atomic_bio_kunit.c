@@ -2,9 +2,10 @@
 /*
  * KUnit tests for the bio kmap helpers of <linux/bio-kmap.h>: bios of
  * several segments with offsets and lengths of all sorts, over lowmem,
- * highmem and above-4 GiB pages, mapped by bvec and by iterator (whole and
- * split bios), in task context and in a real hard interrupt; a bvec that
- * crosses a page is refused.
+ * highmem and above-4 GiB pages, mapped by bvec, by iterator (whole, split
+ * and cloned bios) and by 2.6's index into bi_io_vec, in task context and
+ * in a real hard interrupt; a bvec that crosses a page, and an index past
+ * bi_vcnt, are refused. Correct use draws no report.
  */
 #include <kunit/test.h>
 #include <linux/bio.h>
@@ -192,6 +193,112 @@ static void map_atomic_split_bio(struct kunit *test)
 	iter_walk_check(test, &w, NR_SEGS, tb->bio.bi_iter.bi_size - 5000);
 }
 
+/* A clone shares the bvecs; its own iterator, here 5000 bytes in, rules. */
+static void map_atomic_cloned_bio(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct test_bio *tb = make_bio(test, c->kind, c->mixed);
+	struct bio clone;
+	struct iter_walk w = {};
+
+	KUNIT_ASSERT_EQ(test, bio_init_clone(NULL, &clone, &tb->bio, GFP_KERNEL), 0);
+	bio_advance(&clone, 5000);
+	walk_with_bio_kmap_atomic(tb, clone.bi_iter, &w);
+	bio_uninit(&clone);
+	iter_walk_check(test, &w, NR_SEGS, tb->bio.bi_iter.bi_size - 5000);
+}
+
+/*
+ * 2.6's form, as 2.6 drivers wrote it: an int index into bi_io_vec, in a
+ * loop over bi_vcnt. Each maps the page of its bvec that holds bv_offset;
+ * the data there runs to the bvec's end or the page's, whichever is first.
+ */
+struct index_walk {
+	unsigned int segments, bad_data, bad_page, bad_offset, irqs_on_during;
+	int preempt_after;
+	unsigned long reports;
+};
+
+static void walk_by_index(struct kunit *test, struct test_bio *tb, bool irq, struct index_walk *w)
+{
+	struct bio *bio = &tb->bio;
+	unsigned long reports = kmap_atomic_reports();
+	int preempt = preempt_count();
+	unsigned int page, off, len;
+	unsigned long flags;
+	char *addr;
+	int i;
+
+	for (i = 0; i < bio->bi_vcnt; i++) {
+		page = segments[i].page + segments[i].offset / PAGE_SIZE;
+		off = segments[i].offset % PAGE_SIZE;
+		len = min_t(unsigned int, segments[i].len, PAGE_SIZE - off);
+		if (irq)
+			addr = __bio_kmap_irq(bio, i, &flags);
+		else
+			addr = __bio_kmap_atomic(bio, i, KM_USER0);
+		w->irqs_on_during += irq && !irqs_disabled();
+		w->bad_data += !addr || !bytes_ok((u8 *)addr, tb->kinds[i], page, off, len);
+		w->bad_page += !addr || kmap_atomic_to_page(addr) != test_page(tb->kinds[i], page);
+		w->bad_offset += !addr || offset_in_page(addr) != off;
+		if (irq)
+			bio_kunmap_irq(addr, &flags);
+		else
+			__bio_kunmap_atomic(addr, KM_USER0);
+		w->segments++;
+	}
+	w->preempt_after = preempt_count() - preempt;
+	w->reports = kmap_atomic_reports() - reports;
+	KUNIT_EXPECT_EQ(test, w->segments, (unsigned int)NR_SEGS);
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_data, 0U, "segments with the wrong data");
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_page, 0U, "segments whose kmap_atomic_to_page() is wrong");
+	KUNIT_EXPECT_EQ_MSG(test, w->bad_offset, 0U,
+			    "segments mapped at another offset in their page than the bvec's");
+	KUNIT_EXPECT_EQ_MSG(test, w->irqs_on_during, 0U, "__bio_kmap_irq() left interrupts on");
+	KUNIT_EXPECT_EQ(test, w->preempt_after, 0);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_EQ_MSG(test, w->reports, 0UL, "correct 2.6 code drew a report");
+}
+
+static void map_atomic_by_index(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct index_walk w = {};
+
+	walk_by_index(test, make_bio(test, c->kind, c->mixed), false, &w);
+}
+
+static void map_irq_by_index(struct kunit *test)
+{
+	const struct kind_case *c = test->param_value;
+	struct index_walk w = {};
+
+	walk_by_index(test, make_bio(test, c->kind, c->mixed), true, &w);
+}
+
+/* An index past bi_vcnt maps nothing: NULL, and the counts as they were. */
+static void map_index_past_end(struct kunit *test)
+{
+	struct test_bio *tb = make_bio(test, LOWMEM, false);
+	int preempt = preempt_count();
+	unsigned long flags;
+	char *atomic, *irq;
+	bool irqs_off;
+
+	pr_info("KMAP-EXPECT-BEGIN a bio segment index past bi_vcnt\n");
+	atomic = __bio_kmap_atomic(&tb->bio, tb->bio.bi_vcnt, KM_USER0);
+	irq = __bio_kmap_irq(&tb->bio, tb->bio.bi_vcnt + 1, &flags);
+	irqs_off = irqs_disabled();
+	bio_kunmap_irq(irq, &flags);
+	pr_info("KMAP-EXPECT-END a bio segment index past bi_vcnt\n");
+
+	KUNIT_EXPECT_NULL(test, atomic);
+	KUNIT_EXPECT_NULL(test, irq);
+	KUNIT_EXPECT_TRUE_MSG(test, irqs_off, "__bio_kmap_irq() saves and disables interrupts even when it refuses");
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
+}
+
 /* What walking a bio with bio_kmap_irq() or bvec_kmap_irq() saw. */
 struct walk {
 	unsigned int segments, bytes, bad_data, irqs_on_during, irqs_wrong_after;
@@ -353,6 +460,10 @@ static void map_irq_refuses_crossing_bvec(struct kunit *test)
 static struct kunit_case bio_kmap_cases[] = {
 	KUNIT_CASE_PARAM(map_atomic_along_iter, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_atomic_split_bio, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_atomic_cloned_bio, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_atomic_by_index, kinds_gen_params),
+	KUNIT_CASE_PARAM(map_irq_by_index, kinds_gen_params),
+	KUNIT_CASE(map_index_past_end),
 	KUNIT_CASE_PARAM(map_irq_along_iter, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_irq_each_bvec, kinds_gen_params),
 	KUNIT_CASE_PARAM(map_irq_in_hardirq, kinds_gen_params),

@@ -5,9 +5,10 @@
  *
  * The slots themselves are claimed as in a release kernel, on their ptes
  * (kmap_atomic.c): a pte is claimed from none with one cmpxchg before the
- * record is written, so an NMI between the two finds the slot taken. NMIs
- * never use a named slot here: a typed map from an NMI is reported and
- * given a spare kept for NMIs.
+ * record is written, so an NMI between the two finds the slot taken. In an
+ * NMI only the NMI slots (KM_NMI, KM_NMI_PTE, KM_KDB) are used as named; any
+ * other type there is reported and given a spare kept for NMIs, so that
+ * the NMI never takes the slot of the context it interrupted.
  *
  * A misuse is reported through WARN once per call site and kind, and
  * counted every time, and loses nothing: a map into a held slot gets a
@@ -204,8 +205,21 @@ static const char *const context_rules[] = {
 	[KM_CTX_TASK] = "process context, not an interrupt",
 	[KM_CTX_SOFTIRQ] =
 		"softirq, or a task with bottom halves or interrupts off, not a hard interrupt",
-	[KM_CTX_IRQ] = "use with local interrupts disabled",
+	[KM_CTX_IRQ] = "use with local interrupts disabled, not in an NMI",
+	[KM_CTX_NMI] = "NMI handlers, or use with local interrupts disabled outside hard interrupts",
+	[KM_CTX_DEBUGGER] = "the kernel debugger, which runs with local interrupts disabled",
 };
+
+/* May an NMI map @type as named? Any other type in an NMI gets a spare. */
+static bool kmap_atomic_nmi_slot(unsigned int type)
+{
+	enum km_context rule;
+
+	if (type >= KM_TYPE_NR)
+		return false;
+	rule = kmap_atomic_slot_context(type);
+	return rule == KM_CTX_NMI || rule == KM_CTX_DEBUGGER;
+}
 
 static void check_context(struct pending *p, enum km_type type, u8 ctx, bool irqs_off,
 			  unsigned long ip)
@@ -221,8 +235,16 @@ static void check_context(struct pending *p, enum km_type type, u8 ctx, bool irq
 		/* 2.6 allowed a task with interrupts off too: no softirq runs. */
 		ok = ctx == SOFTIRQ || (ctx == TASK && (softirq_count() || irqs_off));
 		break;
-	default:
+	case KM_CTX_NMI:
+		/* 2.6.33's rule: a hard interrupt may be what the NMI interrupts. */
+		ok = ctx == NMI || (irqs_off && ctx != HARDIRQ);
+		break;
+	case KM_CTX_DEBUGGER:
+		/* Entered from int3 or #DB, which count as NMIs, or from an NMI. */
 		ok = irqs_off;
+		break;
+	default:
+		ok = irqs_off && ctx != NMI;
 		break;
 	}
 	if (!ok)
@@ -298,7 +320,7 @@ static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, 
  *
  * Return: the address of the mapping: page_address() of a lowmem page;
  * else in @type's slot, or in a spare slot if @type is held already, is no
- * slot, or the caller is an NMI.
+ * slot, or the caller is an NMI and @type no NMI slot.
  */
 void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type type,
 			  pgprot_t prot)
@@ -325,10 +347,10 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
 	cpu = smp_processor_id();
-	if (unlikely(ctx == NMI)) {
+	if (unlikely(ctx == NMI && !kmap_atomic_nmi_slot(type))) {
 		addr = map_spare(p, pfn, type, prot, ctx, ip);
 		note(p, KMAP_REPORT_CONTEXT, ip,
-		     "%pS maps %s in an NMI: no typed slot is for NMI context; given a spare slot",
+		     "%pS maps %s in an NMI: only KM_NMI, KM_NMI_PTE and KM_KDB are for NMI context; given a spare slot",
 		     (void *)ip, kmap_atomic_slot_name(type));
 	} else if ((unsigned int)type >= KM_TYPE_NR) {
 		note(p, KMAP_REPORT_INVALID_TYPE, ip,

@@ -21,6 +21,7 @@
 #include <linux/nmi.h>
 #include <asm/apic.h>
 
+#include "kmap_atomic_test_nmi.h"
 #include "kmap_atomic_test_pattern.h"
 
 struct debug_test {
@@ -242,12 +243,12 @@ static void collision_from_hardirq(struct kunit *test)
 }
 
 /* Each slot class from each context: reported exactly when it breaks the rule. */
-enum where { IN_TASK, IN_TASK_BH_OFF, IN_TASK_IRQS_OFF, IN_HARDIRQ, IN_SOFTIRQ };
+enum where { IN_TASK, IN_TASK_BH_OFF, IN_TASK_IRQS_OFF, IN_HARDIRQ, IN_SOFTIRQ, IN_NMI };
 
 static const char * const where_names[] = {
 	[IN_TASK] = "task", [IN_TASK_BH_OFF] = "task, bottom halves off",
 	[IN_TASK_IRQS_OFF] = "task, interrupts off", [IN_HARDIRQ] = "hard interrupt",
-	[IN_SOFTIRQ] = "tasklet",
+	[IN_SOFTIRQ] = "tasklet", [IN_NMI] = "NMI",
 };
 
 struct context_case {
@@ -275,6 +276,25 @@ static const struct context_case context_cases[] = {
 	{ KM_BIO_SRC_IRQ, IN_TASK_BH_OFF, true },
 	{ KM_BIO_DST_IRQ, IN_TASK_IRQS_OFF, false },
 	{ KM_BOUNCE_READ, IN_SOFTIRQ, true },
+	/* The slots 2.6.33 added, by its rules; KM_KDB as the debugger runs. */
+	{ KM_SYNC_ICACHE, IN_TASK, false },
+	{ KM_SYNC_DCACHE, IN_HARDIRQ, true },
+	{ KM_UML_USERCOPY, IN_SOFTIRQ, true },
+	{ KM_IRQ_PTE, IN_HARDIRQ, false },
+	{ KM_IRQ_PTE, IN_TASK, true },
+	{ KM_IRQ_PTE, IN_NMI, true },
+	{ KM_NMI, IN_NMI, false },
+	{ KM_NMI, IN_TASK_IRQS_OFF, false },
+	{ KM_NMI, IN_TASK, true },
+	{ KM_NMI, IN_HARDIRQ, true },
+	{ KM_NMI_PTE, IN_NMI, false },
+	{ KM_NMI_PTE, IN_SOFTIRQ, true },
+	{ KM_KDB, IN_NMI, false },
+	{ KM_KDB, IN_TASK_IRQS_OFF, false },
+	{ KM_KDB, IN_HARDIRQ, false },
+	{ KM_KDB, IN_TASK, true },
+	{ KM_IRQ0, IN_NMI, true },
+	{ KM_USER0, IN_NMI, true },
 };
 
 static void context_case_desc(const struct context_case *c, char *desc)
@@ -335,6 +355,10 @@ static void context_rules(struct kunit *test)
 		break;
 	case IN_HARDIRQ:
 		run_in_hardirq(context_map, &r);
+		break;
+	case IN_NMI:
+		KUNIT_ASSERT_TRUE_MSG(test, kmap_test_run_in_nmi(context_map, &r),
+				      "the map did not run in an NMI");
 		break;
 	case IN_SOFTIRQ:
 		init_completion(&r.done);

@@ -20,6 +20,7 @@
 #include <linux/vmalloc.h>
 
 #include "kmap_atomic_kunit_pages.h"
+#include "kmap_atomic_test_nmi.h"
 #include "kmap_atomic_test_pattern.h"
 
 /* What one map .. unmap saw; filled in atomic context, checked later. */
@@ -47,6 +48,8 @@ struct probe {
 	/* After the unmap: reading the old address, and its page. */
 	long read_after_unmap;
 	struct page *to_page_after_unmap;
+	bool nmi_ran;		/* for an NMI slot: it ran in an NMI */
+	unsigned long reports;	/* kmap_atomic_reports() after minus before */
 };
 
 static pte_t slot_pte(unsigned int cpu, enum km_type type)
@@ -58,6 +61,7 @@ static void probe_map(struct probe *p)
 {
 	int before = preempt_count();
 	int pf_before = current->pagefault_disabled;
+	unsigned long reports = kmap_atomic_reports();
 	unsigned int cpu = raw_smp_processor_id();
 	pte_t pte_before;
 	u32 *addr, word;
@@ -85,14 +89,27 @@ static void probe_map(struct probe *p)
 	p->after_pagefault = current->pagefault_disabled - pf_before;
 	p->read_after_unmap = copy_from_kernel_nofault(&word, addr, sizeof(word));
 	p->to_page_after_unmap = kmap_atomic_to_page(addr);
+	p->reports = kmap_atomic_reports() - reports;
 }
 
-/* Run @p in the context its slot is for: interrupts or bottom halves off. */
+static void probe_map_fn(void *arg)
+{
+	probe_map(arg);
+}
+
+/*
+ * Run @p in the context its slot is for: interrupts or bottom halves off,
+ * or a real NMI for the NMI slots (KM_NMI, KM_NMI_PTE, KM_KDB).
+ */
 static void probe_in_slot_context(struct probe *p)
 {
 	unsigned long flags;
 
 	switch (kmap_atomic_slot_context(p->type)) {
+	case KM_CTX_NMI:
+	case KM_CTX_DEBUGGER:
+		p->nmi_ran = kmap_test_run_in_nmi(probe_map_fn, p);
+		break;
 	case KM_CTX_IRQ:
 		local_irq_save(flags);
 		probe_map(p);
@@ -129,6 +146,8 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 {
 	const char *slot = kmap_atomic_slot_name(p->type);
 
+	if (kmap_atomic_slot_context(p->type) >= KM_CTX_NMI)
+		KUNIT_ASSERT_TRUE_MSG(test, p->nmi_ran, "%s: the probe did not run in an NMI", slot);
 	if (PageHighMem(p->page)) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, p->addr, (void *)kmap_atomic_slot_addr(cpu, p->type),
 					"%s on CPU%u is not at its slot's address", slot, cpu);
@@ -160,6 +179,7 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 	KUNIT_EXPECT_EQ_MSG(test, p->after_preempt, 0, "%s: preempt_count() not restored", slot);
 	KUNIT_EXPECT_EQ_MSG(test, p->after_pagefault, 0,
 			    "%s: page-fault-disable count not restored", slot);
+	KUNIT_EXPECT_EQ_MSG(test, p->reports, 0UL, "%s: correct use drew a report", slot);
 }
 
 /* Every slot x every online CPU x every page kind. */

@@ -10,7 +10,7 @@ expects. Prints each failure with its log excerpt, then a last line
 A test that provokes a report on purpose brackets it with the lines
 "KMAP-EXPECT-BEGIN <what>" and "KMAP-EXPECT-END <what>" on the console.
 A bracket excuses only the reports it expects: by default the series' own
-WARNINGs ("kmap_atomic: ..." or "bvec_kmap_irq: ..." as the WARNING's
+WARNINGs ("kmap_atomic: ...", "bvec_kmap_irq: ..." or "bio_kmap: ..." as the WARNING's
 message or title; never an oops or BUG after such a line); a bracket that expects another kind names it, as a regular
 expression matched against the report's title and the three lines before
 it, at the end of its BEGIN line: "KMAP-EXPECT-BEGIN <what> [reports: RE]".
@@ -33,7 +33,7 @@ RESULT = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(SKIP|TOD
 REPORT = re.compile(r'(WARNING:|BUG:|kernel BUG at|Oops[: ]|Kernel panic|general protection fault'
                     r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off)')
 EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*?)(?: \[reports: (.*)\])?$')
-OWN_REPORTS = r'^(kmap_atomic|bvec_kmap_irq): '
+OWN_REPORTS = r'^(kmap_atomic|bvec_kmap_irq|bio_kmap): '
 STAMP = re.compile(r'^\[[ 0-9.]+\] ')
 MESSAGE_LINES = 3       # a WARN's message comes just before its title
 EXIT = re.compile(r'^KMAP-HARNESS-EXIT: (\d+)$')

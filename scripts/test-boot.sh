@@ -14,7 +14,7 @@ build=$1 kdir=$2 smp=$3 mem=$4 timeout=$5 stress=$6 filter=${7:-} append=${8:-}
 rm -f "$build/logs/test-$kdir-latest.log"
 samples=$build/$kdir/samples/kmap_atomic
 mods=()
-for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_misuse.ko \
+for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_nmi.ko $samples/kmap_atomic_misuse.ko \
 	$build/$kdir/mm/kmap_atomic_stress_test.ko; do
 	[[ -f $m ]] && mods+=("$m")
 done

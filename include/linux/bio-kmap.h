@@ -88,26 +88,108 @@ static __always_inline void bio_kunmap_irq(char *buffer, unsigned long *flags)
 	bvec_kunmap_irq(buffer, flags);
 }
 
+/*
+ * The single-page segment of bi_io_vec[@idx], 2.6's bio_iovec_idx(): its
+ * first page (a bvec may span pages since 5.1), the length cut at that
+ * page's end. An index past bi_vcnt is reported and gives a bvec with no
+ * page, which the callers below refuse.
+ */
+static __always_inline struct bio_vec __bio_kmap_idx_segment(struct bio *bio, unsigned int idx)
+{
+	struct bio_vec bv = {};
+
+	if (WARN_ONCE(idx >= bio->bi_vcnt,
+		      "bio_kmap: %pS maps segment %u of a bio of %u: refused, NULL returned\n",
+		      (void *)_THIS_IP_, idx, bio->bi_vcnt))
+		return bv;
+	bv = bio->bi_io_vec[idx];
+	bv.bv_page += bv.bv_offset / PAGE_SIZE;
+	bv.bv_offset = offset_in_page(bv.bv_offset);
+	bv.bv_len = min_t(unsigned int, bv.bv_len, PAGE_SIZE - bv.bv_offset);
+	return bv;
+}
+
+static __always_inline struct bio_vec __bio_kmap_iter_segment(struct bio *bio,
+							      struct bvec_iter iter)
+{
+	return bio_iter_iovec(bio, iter);
+}
+
+extern struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
+	__compiletime_error("the second argument of __bio_kmap_atomic(bio, where, type) and __bio_kmap_irq(bio, where, flags) is an int index into bi_io_vec (2.6's form) or a struct bvec_iter (bio_for_each_segment()'s): nothing else");
+
+/*
+ * The segment @where names: an integer is 2.6's index into bi_io_vec, a
+ * struct bvec_iter today's iterator; chosen by its type at compile time.
+ */
+#define __bio_kmap_segment(bio, where)					\
+	_Generic((where),						\
+		 struct bvec_iter: __bio_kmap_iter_segment,		\
+		 char: __bio_kmap_idx_segment,				\
+		 signed char: __bio_kmap_idx_segment,			\
+		 unsigned char: __bio_kmap_idx_segment,			\
+		 short: __bio_kmap_idx_segment,				\
+		 unsigned short: __bio_kmap_idx_segment,		\
+		 int: __bio_kmap_idx_segment,				\
+		 unsigned int: __bio_kmap_idx_segment,			\
+		 long: __bio_kmap_idx_segment,				\
+		 unsigned long: __bio_kmap_idx_segment,			\
+		 long long: __bio_kmap_idx_segment,			\
+		 unsigned long long: __bio_kmap_idx_segment,		\
+		 default: __bio_kmap_bad_where)((bio), (where))
+
 /**
- * __bio_kmap_atomic - map a bio's segment at an iterator in a slot of the caller's
+ * __bio_kmap_atomic - map one segment of a bio in a slot of the caller's
  * @bio: the bio
- * @iter: a struct bvec_iter into it, as bio_for_each_segment() gives
+ * @where: which segment: 2.6's int index into bi_io_vec, or a struct
+ *	bvec_iter into the bio, as 6.1's bio_for_each_segment() gives
  * @type: the slot, for the context the caller is in
  *
- * Maps the single-page segment bio_iter_iovec(@bio, @iter): its length is
- * bio_iter_len(@bio, @iter), never past the mapped page. 2.6 took an index
- * into bi_io_vec; 6.1's bio_for_each_segment() gives a struct bvec_iter,
- * which this takes, so that cloned and split bios work (an int does not
- * compile). Preemption and page faults are off until
- * __bio_kunmap_atomic().
+ * Both of 2.6's callers' loops compile as they are: ``for (i = 0; i <
+ * bio->bi_vcnt; i++) __bio_kmap_atomic(bio, i, KM_USER0)``, and today's
+ * ``bio_for_each_segment(bv, bio, iter) __bio_kmap_atomic(bio, iter,
+ * KM_USER0)``, which also works for cloned and split bios. Either way one
+ * page is mapped: an index maps the page of bi_io_vec[@where] that holds
+ * its bv_offset (a bvec may span pages since 5.1; 2.6's never did), whose
+ * data is min(bv_len, PAGE_SIZE - offset) bytes; an iterator maps the
+ * single-page segment bio_iter_iovec() gives, bio_iter_len() bytes. Any
+ * other type of @where does not compile. Preemption and page faults are
+ * off until __bio_kunmap_atomic().
  *
- * Return: the address of the segment's data.
+ * Return: the address of the segment's data; NULL, with a report, for an
+ * index past bi_vcnt (nothing is mapped then).
  */
-#define __bio_kmap_atomic(bio, iter, type)				\
+#define __bio_kmap_atomic(bio, where, type)				\
 ({									\
-	struct bio_vec __bv = bio_iter_iovec((bio), (iter));		\
+	struct bio_vec __bv = __bio_kmap_segment(bio, where);		\
 									\
-	(char *)kmap_atomic(__bv.bv_page, type) + __bv.bv_offset;	\
+	__bv.bv_page ?							\
+	(char *)kmap_atomic(__bv.bv_page, type) + __bv.bv_offset : NULL; \
+})
+
+/**
+ * __bio_kmap_irq - map one segment of a bio with interrupts off
+ * @bio: the bio
+ * @where: which segment, as for __bio_kmap_atomic(): 2.6's int index, or a
+ *	struct bvec_iter
+ * @flags: where to save the interrupt state, for bio_kunmap_irq()
+ *
+ * 2.6's __bio_kmap_irq(bio, idx, flags): bvec_kmap_irq() of that segment's
+ * page, in KM_BIO_SRC_IRQ.
+ *
+ * Return: the address of the segment's data; NULL for an index past
+ * bi_vcnt, with interrupts saved and off all the same, for bio_kunmap_irq().
+ */
+#define __bio_kmap_irq(bio, where, flags)				\
+({									\
+	struct bio_vec __bv = __bio_kmap_segment(bio, where);		\
+	char *__buf = NULL;						\
+									\
+	if (__bv.bv_page)						\
+		__buf = bvec_kmap_irq(&__bv, flags);			\
+	else								\
+		local_irq_save(*(flags));				\
+	__buf;								\
 })
 
 /**

@@ -14,7 +14,9 @@
 enum km_context {
 	KM_CTX_TASK,		/* process context, not in any interrupt */
 	KM_CTX_SOFTIRQ,		/* softirq, or bottom halves disabled */
-	KM_CTX_IRQ,		/* local interrupts disabled */
+	KM_CTX_IRQ,		/* local interrupts disabled, not an NMI */
+	KM_CTX_NMI,		/* an NMI, or interrupts disabled outside hard interrupts */
+	KM_CTX_DEBUGGER,	/* the kernel debugger: interrupts disabled, NMI too */
 };
 
 /*

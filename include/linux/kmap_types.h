@@ -25,9 +25,22 @@
  *   KM_IRQ0, KM_IRQ1     hard interrupt handlers, local interrupts disabled
  *   KM_SOFTIRQ0/1        softirqs and tasklets, or a task with bottom halves
  *                        or interrupts off; not hard interrupts
+ *   KM_SYNC_ICACHE       (2.6.33) cache maintenance where an architecture
+ *   KM_SYNC_DCACHE       needs it; x86 never did: process context
+ *   KM_UML_USERCOPY      (2.6.33) UML's user copies: process context
+ *   KM_IRQ_PTE           (2.6.33) page-table pages in a hard interrupt,
+ *                        local interrupts disabled
+ *   KM_NMI, KM_NMI_PTE   (2.6.33) NMI handlers (perf's user copy, page-table
+ *                        walks), or interrupts disabled outside hard
+ *                        interrupts
+ *   KM_KDB               (2.6.35) the kernel debugger, which runs with
+ *                        interrupts disabled, from a trap (int3, #DB: NMI
+ *                        context since 5.8) or an NMI
  *
- * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ*; the others are for
- * the subsystems named. See Documentation/mm/kmap-atomic.rst.
+ * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ* (and KM_NMI in an NMI
+ * handler); the others are for the subsystems named. The order and the
+ * count (20) are 2.6.33-2.6.37's <asm-generic/kmap_types.h>. See
+ * Documentation/mm/kmap-atomic.rst.
  */
 enum km_type {
 	KM_BOUNCE_READ,
@@ -43,6 +56,13 @@ enum km_type {
 	KM_IRQ1,
 	KM_SOFTIRQ0,
 	KM_SOFTIRQ1,
+	KM_SYNC_ICACHE,
+	KM_SYNC_DCACHE,
+	KM_UML_USERCOPY,
+	KM_IRQ_PTE,
+	KM_NMI,
+	KM_NMI_PTE,
+	KM_KDB,
 	KM_TYPE_NR
 };
 
@@ -70,15 +90,12 @@ enum kmap_atomic_report {
  * Each CPU also has spare slots, after the KM_TYPE_NR named ones: a map
  * into a slot that is in use already (a collision), or with a type that is
  * no slot, is reported and given a spare, so that nobody's data is lost.
- * The last KM_NMI_SPARES are kept for NMIs. CONFIG_DEBUG_KMAP_ATOMIC has
- * enough for eight nested collisions in one context under others in an
- * interrupt; a release kernel keeps its fixmap small.
+ * The last KM_NMI_SPARES are kept for NMIs. Twelve make a CPU's block 32
+ * pages with the 20 named slots (64 with the debug flavor's guard pages),
+ * which divides a page table, as KM_FIXMAP_BEGIN() needs: fewer would save
+ * no address space.
  */
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-#define KM_SPARE_SLOTS		16
-#else
-#define KM_SPARE_SLOTS		3
-#endif
+#define KM_SPARE_SLOTS		12
 #define KM_NMI_SPARES		1
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS

@@ -4,12 +4,14 @@
 /// users of one slot on one CPU at once overwrite each other's mapping.
 /// Finds typed maps whose slot the function's context forbids:
 ///
-///  context-hardirq  KM_USER*, KM_PTE*, KM_SOFTIRQ*, KM_SKB_* in a hard-irq
+///  context-hardirq  KM_USER*, KM_PTE*, KM_SOFTIRQ*, KM_SKB_*, KM_SYNC_*,
+///                   KM_UML_USERCOPY, KM_NMI, KM_NMI_PTE in a hard-irq
 ///                   handler (request_irq(), request_threaded_irq()'s first
 ///                   handler, devm_request_irq(), init_irq_work(), an
 ///                   hrtimer's .function unless the timer is set up with a
 ///                   HRTIMER_MODE_*_SOFT mode);
-///  context-softirq  KM_USER*, KM_PTE* in a softirq handler (tasklet_init(),
+///  context-softirq  KM_USER*, KM_PTE*, KM_SYNC_*, KM_UML_USERCOPY in a
+///                   softirq handler (tasklet_init(),
 ///                   tasklet_setup(), DECLARE_TASKLET(), timer_setup(),
 ///                   DEFINE_TIMER(), netif_napi_add()'s poll, a *_SOFT
 ///                   hrtimer's .function);
@@ -18,9 +20,11 @@
 ///                   function that sleeps) with bottom halves and
 ///                   interrupts on, from the top of the function or after
 ///                   a call that turns bottom halves back on;
-///  context-nmi      any slot in an NMI handler (register_nmi_handler(),
-///                   request_nmi()): an NMI interrupts whoever holds a slot;
-///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ
+///  context-nmi      any slot but KM_NMI, KM_NMI_PTE and KM_KDB in an NMI
+///                   handler (register_nmi_handler(), request_nmi()): an NMI
+///                   interrupts whoever holds the others;
+///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ,
+///                   KM_IRQ_PTE, KM_NMI, KM_NMI_PTE
 ///                   outside a hard-irq or NMI handler, on a path from the top of
 ///                   the function that does not disable interrupts first,
 ///                   or on a path from a call that turns them back on
@@ -57,7 +61,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(cocci.cocci_file)))
 from kmap_atomic_lists import (BH_OFF, BH_ON, IRQS_ENABLE, IRQS_OFF,
                                IRQS_RESTORE, sleeping_gfp, sleeps)
 
-PROCESS_SLOTS = ("KM_USER0", "KM_USER1", "KM_PTE0", "KM_PTE1")
+PROCESS_SLOTS = ("KM_USER0", "KM_USER1", "KM_PTE0", "KM_PTE1", "KM_SYNC_ICACHE",
+                 "KM_SYNC_DCACHE", "KM_UML_USERCOPY")
+NMI_SLOTS = ("KM_NMI", "KM_NMI_PTE", "KM_KDB")
 SOFTIRQ_SLOTS = ("KM_SOFTIRQ0", "KM_SOFTIRQ1", "KM_SKB_SUNRPC_DATA",
                  "KM_SKB_DATA_SOFTIRQ")
 mode = {"org": False}
@@ -402,12 +408,16 @@ p << typed_map.p;
 fn = p[0].current_element
 key = fn_key(p)
 if key in nmi:
-    emit(p, "context-nmi",
-         "%s in %s(), an NMI handler (%s): no slot may be used in an NMI, which interrupts whoever holds it (KM_IRQ* included); use kmap_local_page()"
-         % (T, fn, nmi[key]))
-elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS):
+    if T not in NMI_SLOTS:
+        emit(p, "context-nmi",
+             "%s in %s(), an NMI handler (%s): only KM_NMI, KM_NMI_PTE and KM_KDB are for NMIs, which interrupt whoever holds the others (KM_IRQ* included); use KM_NMI"
+             % (T, fn, nmi[key]))
+elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS or
+                         T in ("KM_NMI", "KM_NMI_PTE")):
     if T in PROCESS_SLOTS:
-        why = "KM_USER*/KM_PTE* are for process context only"
+        why = "KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context only"
+    elif T in ("KM_NMI", "KM_NMI_PTE"):
+        why = "KM_NMI/KM_NMI_PTE are for NMIs, which may interrupt this handler"
     else:
         why = "KM_SOFTIRQ*/KM_SKB_* are for softirqs and bottom-halves-off code, not hard interrupts"
     emit(p, "context-hardirq",
@@ -415,7 +425,7 @@ elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS):
          % (T, fn, hardirq[key], why))
 elif key in softirq and key not in hardirq and T in PROCESS_SLOTS:
     emit(p, "context-softirq",
-         "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE* are for process context only; use KM_SOFTIRQ0/KM_SOFTIRQ1"
+         "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context only; use KM_SOFTIRQ0/KM_SOFTIRQ1"
          % (T, fn, softirq[key]))
 
 // KM_SOFTIRQ*/KM_SKB_* reached from the top of a process-context function
@@ -533,7 +543,7 @@ identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f;
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ};
+                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
 position p;
 @@
 f(...) {
@@ -550,7 +560,7 @@ key = fn_key(p)
 fn = p[0].current_element
 if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
-         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
 
 @irqs_on_decl exists@
@@ -559,7 +569,7 @@ identifier f, x;
 type TX;
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ};
+                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
 position p;
 @@
 f(...) {
@@ -576,7 +586,7 @@ key = fn_key(p)
 fn = p[0].current_element
 if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
-         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
 
 // The same slots after a call that turns interrupts back on, with no call
@@ -589,7 +599,7 @@ identifier enabler;
 position q : script:python(enabler) { enabler in IRQS_RESTORE or enabler in IRQS_ENABLE };
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ};
+                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
 position p;
 @@
 enabler@q(...)
@@ -607,5 +617,5 @@ fn = p[0].current_element
 off_anyway = key in hardirq or key in nmi or key in irqs_off_by_caller
 if not (off_anyway and enabler in IRQS_RESTORE):
     emit(p, "irqs-on",
-         "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ need interrupts off until the unmap"
+         "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need interrupts off until the unmap"
          % (T, fn, enabler, q[0].line))

@@ -14,7 +14,14 @@
 ///                 still held (no kunmap_atomic(.., T) of that slot between
 ///                 them): the second overwrites the first's pte;
 ///  map-discarded  kmap_atomic() as a statement, or cast to void: the
-///                 address that the unmap needs is lost, the slot is held.
+///                 address that the unmap needs is lost, the slot is held;
+///                 except for a page that is lowmem by construction
+///                 (ZERO_PAGE(), virt_to_page(), a page the function
+///                 allocated without __GFP_HIGHMEM), which takes no slot:
+///                 2.6 code mapped one on purpose to raise the counts that
+///                 a later unmap of a lowmem pointer gives back (2.6.32's
+///                 shmem_swp_balance_unmap()). kmap_atomic_pfn() always
+///                 takes its slot.
 ///
 /// A path where the map returned NULL (an NMI's, with every spare in use)
 /// maps nothing. A function that returns the address it mapped (x, x + E,
@@ -33,6 +40,8 @@ virtual org
 
 @initialize:python@
 @@
+import re
+
 mode = {"org": False}
 reported = set()
 
@@ -67,6 +76,24 @@ def reuse(p1, p2, t):
     emit(p2, "slot-reuse",
          "%s mapped again %s: the second map overwrites the first's pte; kunmap_atomic(.., %s) the first mapping before this one, or use the other slot of the pair"
          % (t, where, t))
+
+
+# (file, function, variable) of pages allocated there with only constant
+# GFP_* flags that have no highmem in them: lowmem by construction.
+lowmem_vars = set()
+
+
+def lowmem_gfp(g):
+    names = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", g)
+    return (names and all(re.match(r"^_*GFP_", n) for n in names)
+            and not re.search(r"HIGHMEM|HIGHUSER", g))
+
+
+def lowmem_page(p, page):
+    page = re.sub(r"\s+", "", page)
+    if re.match(r"^(ZERO_PAGE|virt_to_page)\(", page):
+        return True
+    return (p[0].file, p[0].current_element, page) in lowmem_vars
 
 
 def discarded(p, t):
@@ -211,21 +238,59 @@ p2 << slot_reuse.p2;
 @@
 reuse(p1, p2, T)
 
-// map-discarded: the map's result not kept.
+// map-discarded: the map's result not kept, unless its page is lowmem by
+// construction.
+
+@lowmem_alloc@
+idexpression struct page *x;
+expression G, O;
+position q;
+@@
+(
+x = alloc_page@q(G)
+|
+x = alloc_pages@q(G, O)
+)
+
+@script:python@
+x << lowmem_alloc.x;
+G << lowmem_alloc.G;
+q << lowmem_alloc.q;
+@@
+if lowmem_gfp(G):
+    lowmem_vars.add((q[0].file, q[0].current_element, re.sub(r"\s+", "", x)))
 
 @map_discarded@
+expression P, T;
+position p;
+@@
+(
+kmap_atomic@p(P, T);
+|
+ (void)kmap_atomic@p(P, T);
+)
+
+@script:python@
+P << map_discarded.P;
+T << map_discarded.T;
+p << map_discarded.p;
+@@
+if not lowmem_page(p, P):
+    discarded(p, T)
+
+@map_discarded_pfn@
 expression P, Pr, T;
 position p;
 @@
 (
-\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+\(kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
 |
- (void)\(kmap_atomic@p(P, T)\|kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
+ (void)\(kmap_atomic_pfn@p(P, T)\|kmap_atomic_prot@p(P, T, Pr)\);
 )
 
 @script:python@
-T << map_discarded.T;
-p << map_discarded.p;
+T << map_discarded_pfn.T;
+p << map_discarded_pfn.p;
 @@
 discarded(p, T)
 

@@ -1,10 +1,18 @@
-# The sample driver (samples/kmap_atomic), which make test loads at boot,
-# mapped with KM_USER0/1, KM_IRQ0 and KM_SOFTIRQ0 and saw the right data.
-# Every kernel builds it: with the typed slots, and without them (SLOTS=n,
-# NOHIGHMEM), where the typed forms map through kmap_local.
-ls /harness/modules/*-kmap_atomic_demo.ko >/dev/null 2>&1 || {
-	echo "kmap_atomic_demo.ko was not loaded in this boot: is CONFIG_SAMPLE_KMAP_ATOMIC=m?"
-	exit 1
-}
-dmesg | grep 'kmap_atomic_demo:' | grep -v taints
-[ -d /sys/module/kmap_atomic_demo ] && dmesg | grep -q 'kmap_atomic_demo: .*: ok$'
+# The sample drivers (samples/kmap_atomic), which make test loads at boot:
+# kmap_atomic_demo mapped with KM_USER0/1, KM_IRQ0 and KM_SOFTIRQ0, and
+# kmap_atomic_nmi ran 2.6.33's copy_from_user_nmi() and pte walk from real
+# NMIs (KM_NMI, KM_NMI_PTE) and hard interrupts (KM_IRQ0, KM_IRQ_PTE); each
+# saw the right data, and the NMI one drew no report. Every kernel builds
+# them: with the typed slots, and without them (SLOTS=n, NOHIGHMEM), where
+# the typed forms map through kmap_local.
+rc=0
+for m in kmap_atomic_demo kmap_atomic_nmi; do
+	if ! ls /harness/modules/*-$m.ko >/dev/null 2>&1; then
+		echo "$m.ko was not loaded in this boot: is CONFIG_SAMPLE_KMAP_ATOMIC=m?"
+		rc=1
+		continue
+	fi
+	dmesg | grep "$m:" | grep -v taints
+	[ -d /sys/module/$m ] && dmesg | grep -q "$m: .*: ok$" || rc=1
+done
+exit $rc

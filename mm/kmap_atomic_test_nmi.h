@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * For the KUnit suites of typed atomic kmaps: run a function in a real NMI
+ * on this CPU (an NMI IPI to itself), as an NMI handler does.
+ */
+#ifndef _MM_KMAP_ATOMIC_TEST_NMI_H
+#define _MM_KMAP_ATOMIC_TEST_NMI_H
+
+#include <linux/delay.h>
+#include <linux/preempt.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+
+struct kmap_test_nmi {
+	void (*fn)(void *arg);
+	void *arg;
+	unsigned int cpu;
+	bool in_nmi;		/* what in_nmi() said in the handler */
+	bool done;
+};
+
+static struct kmap_test_nmi *kmap_test_nmi_pending;
+
+static int kmap_test_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	struct kmap_test_nmi *r = READ_ONCE(kmap_test_nmi_pending);
+
+	/* Not ours: another CPU's, or one of perf's or the watchdog's. */
+	if (!r || r->cpu != smp_processor_id() || READ_ONCE(r->done))
+		return NMI_DONE;
+	r->in_nmi = in_nmi();
+	r->fn(r->arg);
+	WRITE_ONCE(r->done, true);
+	return NMI_HANDLED;
+}
+
+/*
+ * Run @fn(@arg) in an NMI on this CPU; may sleep (registering the handler).
+ * Return: whether the NMI came and ran it, in NMI context, within a second.
+ */
+static bool __maybe_unused kmap_test_run_in_nmi(void (*fn)(void *arg), void *arg)
+{
+	struct kmap_test_nmi r = { .fn = fn, .arg = arg };
+	unsigned int us;
+
+	if (register_nmi_handler(NMI_LOCAL, kmap_test_nmi_handler, 0, "kmap_atomic_test_nmi"))
+		return false;
+	preempt_disable();
+	r.cpu = smp_processor_id();
+	WRITE_ONCE(kmap_test_nmi_pending, &r);
+	apic->send_IPI_mask(cpumask_of(r.cpu), NMI_VECTOR);
+	for (us = 0; us < USEC_PER_SEC && !READ_ONCE(r.done); us++)
+		udelay(1);
+	WRITE_ONCE(kmap_test_nmi_pending, NULL);
+	preempt_enable();
+	unregister_nmi_handler(NMI_LOCAL, "kmap_atomic_test_nmi");
+	return READ_ONCE(r.done) && r.in_nmi;
+}
+
+#endif /* _MM_KMAP_ATOMIC_TEST_NMI_H */
