@@ -294,7 +294,8 @@ static void map_index_past_end(struct kunit *test)
 
 	KUNIT_EXPECT_NULL(test, atomic);
 	KUNIT_EXPECT_NULL(test, irq);
-	KUNIT_EXPECT_TRUE_MSG(test, irqs_off, "__bio_kmap_irq() saves and disables interrupts even when it refuses");
+	KUNIT_EXPECT_TRUE_MSG(test, irqs_off,
+			      "__bio_kmap_irq() saves and disables interrupts even when it refuses");
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
 }

@@ -206,7 +206,8 @@ static const char *const context_rules[] = {
 	[KM_CTX_SOFTIRQ] =
 		"softirq, or a task with bottom halves or interrupts off, not a hard interrupt",
 	[KM_CTX_IRQ] = "use with local interrupts disabled, not in an NMI",
-	[KM_CTX_NMI] = "NMI handlers, or use with local interrupts disabled outside hard interrupts",
+	[KM_CTX_NMI] =
+		"NMI handlers, or use with local interrupts disabled outside hard interrupts",
 	[KM_CTX_DEBUGGER] = "the kernel debugger, which runs with local interrupts disabled",
 };
 

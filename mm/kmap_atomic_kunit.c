@@ -147,7 +147,8 @@ static void probe_check(struct kunit *test, struct probe *p, unsigned int cpu)
 	const char *slot = kmap_atomic_slot_name(p->type);
 
 	if (kmap_atomic_slot_context(p->type) >= KM_CTX_NMI)
-		KUNIT_ASSERT_TRUE_MSG(test, p->nmi_ran, "%s: the probe did not run in an NMI", slot);
+		KUNIT_ASSERT_TRUE_MSG(test, p->nmi_ran, "%s: the probe did not run in an NMI",
+				      slot);
 	if (PageHighMem(p->page)) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, p->addr, (void *)kmap_atomic_slot_addr(cpu, p->type),
 					"%s on CPU%u is not at its slot's address", slot, cpu);

@@ -21,6 +21,7 @@
 
 #include "kmap_atomic.h"
 #include "kmap_atomic_kunit_pages.h"
+#include "kmap_atomic_test_nmi.h"
 
 /*
  * Read at run time, so that it compiles: a constant that is no slot does
@@ -78,16 +79,19 @@ static struct page *seeded(enum page_kind kind, unsigned int n)
 	return page;
 }
 
-static bool is_spare(const void *addr)
+static bool is_spare_of(const void *addr, unsigned int cpu)
 {
 	unsigned int i;
-
-	unsigned int cpu = smp_processor_id();
 
 	for (i = 0; i < KM_SPARE_SLOTS; i++)
 		if ((unsigned long)addr == kmap_atomic_slot_addr(cpu, KM_TYPE_NR + i))
 			return true;
 	return false;
+}
+
+static bool is_spare(const void *addr)
+{
+	return is_spare_of(addr, smp_processor_id());
 }
 
 static bool faults(const void *addr)
@@ -130,6 +134,65 @@ static void collision_gets_spare(struct kunit *test)
 	expect_same_counts(test, &before, &after, "both unmaps");
 	KUNIT_EXPECT_TRUE_MSG(test, faults(pa), "the slot still maps a page after the unmap");
 	KUNIT_EXPECT_TRUE_MSG(test, faults(pb), "the spare still maps a page after the unmap");
+}
+
+/*
+ * 2.6.33 allowed KM_NMI with interrupts off outside an NMI; an NMI that
+ * comes then and maps KM_NMI too (or an exception inside an NMI that does)
+ * collides: it gets the spare kept for NMIs, and both keep their pages.
+ */
+struct nmi_intruder {
+	struct page *page;
+	u32 *addr;
+	bool ok;
+};
+
+static void nmi_maps_km_nmi(void *arg)
+{
+	struct nmi_intruder *in = arg;
+
+	in->addr = kmap_atomic(in->page, KM_NMI);
+	if (!in->addr)
+		return;
+	in->ok = *in->addr == seed_of(in->page);
+	kunmap_atomic(in->addr, KM_NMI);
+}
+
+static void nmi_collides_with_holder(struct kunit *test)
+{
+	struct nmi_intruder in = {};
+	struct counts before, after;
+	unsigned long flags;
+	bool held_ok, ran;
+	unsigned int cpu;
+	struct page *a;
+	u32 *pa;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 2);
+	in.page = seeded(chunks[HIGHMEM_ABOVE_4G] ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G, 3);
+	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN an NMI maps the KM_NMI a task holds\n");
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	pa = kmap_atomic(a, KM_NMI);
+	ran = kmap_test_nmi_now(nmi_maps_km_nmi, &in);
+	held_ok = *pa == seed_of(a);
+	kunmap_atomic(pa, KM_NMI);
+	local_irq_restore(flags);
+	pr_info("KMAP-EXPECT-END an NMI maps the KM_NMI a task holds\n");
+	counts_now(&after);
+	kmap_test_nmi_unregister();
+
+	KUNIT_ASSERT_TRUE_MSG(test, ran, "no NMI ran");
+	KUNIT_EXPECT_PTR_NE_MSG(test, in.addr, pa, "the NMI took the KM_NMI slot in use");
+	KUNIT_EXPECT_TRUE_MSG(test, in.addr && is_spare_of(in.addr, cpu),
+			      "the NMI's map is not in one of this CPU's spares");
+	KUNIT_EXPECT_TRUE_MSG(test, in.ok, "the NMI's mapping does not show its page");
+	KUNIT_EXPECT_TRUE_MSG(test, held_ok, "the task's KM_NMI lost its page to the NMI");
+	expect_reports(test, &before, &after, 1, "an NMI's collision");
+	expect_same_counts(test, &before, &after, "both unmaps");
 }
 
 /* A type that is no slot, at run time: mapped safely in a spare. */
@@ -494,6 +557,7 @@ static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
 
 static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(collision_gets_spare),
+	KUNIT_CASE(nmi_collides_with_holder),
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),

@@ -34,17 +34,27 @@ static int kmap_test_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 	return NMI_HANDLED;
 }
 
+static int __maybe_unused kmap_test_nmi_register(void)
+{
+	return register_nmi_handler(NMI_LOCAL, kmap_test_nmi_handler, 0, "kmap_atomic_test_nmi");
+}
+
+/* May sleep. */
+static void __maybe_unused kmap_test_nmi_unregister(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "kmap_atomic_test_nmi");
+}
+
 /*
- * Run @fn(@arg) in an NMI on this CPU; may sleep (registering the handler).
+ * Run @fn(@arg) in an NMI on this CPU, between kmap_test_nmi_register()
+ * and _unregister(); from any context, interrupts off included.
  * Return: whether the NMI came and ran it, in NMI context, within a second.
  */
-static bool __maybe_unused kmap_test_run_in_nmi(void (*fn)(void *arg), void *arg)
+static bool __maybe_unused kmap_test_nmi_now(void (*fn)(void *arg), void *arg)
 {
 	struct kmap_test_nmi r = { .fn = fn, .arg = arg };
 	unsigned int us;
 
-	if (register_nmi_handler(NMI_LOCAL, kmap_test_nmi_handler, 0, "kmap_atomic_test_nmi"))
-		return false;
 	preempt_disable();
 	r.cpu = smp_processor_id();
 	WRITE_ONCE(kmap_test_nmi_pending, &r);
@@ -53,8 +63,19 @@ static bool __maybe_unused kmap_test_run_in_nmi(void (*fn)(void *arg), void *arg
 		udelay(1);
 	WRITE_ONCE(kmap_test_nmi_pending, NULL);
 	preempt_enable();
-	unregister_nmi_handler(NMI_LOCAL, "kmap_atomic_test_nmi");
 	return READ_ONCE(r.done) && r.in_nmi;
+}
+
+/* kmap_test_nmi_now() with the handler registered for it; may sleep. */
+static bool __maybe_unused kmap_test_run_in_nmi(void (*fn)(void *arg), void *arg)
+{
+	bool ran;
+
+	if (kmap_test_nmi_register())
+		return false;
+	ran = kmap_test_nmi_now(fn, arg);
+	kmap_test_nmi_unregister();
+	return ran;
 }
 
 #endif /* _MM_KMAP_ATOMIC_TEST_NMI_H */

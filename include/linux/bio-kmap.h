@@ -115,28 +115,30 @@ static __always_inline struct bio_vec __bio_kmap_iter_segment(struct bio *bio,
 	return bio_iter_iovec(bio, iter);
 }
 
-extern struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
-	__compiletime_error("the second argument of __bio_kmap_atomic(bio, where, type) and __bio_kmap_irq(bio, where, flags) is an int index into bi_io_vec (2.6's form) or a struct bvec_iter (bio_for_each_segment()'s): nothing else");
+struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
+	__compiletime_error("give an int index (2.6's form) or a struct bvec_iter");
 
 /*
  * The segment @where names: an integer is 2.6's index into bi_io_vec, a
  * struct bvec_iter today's iterator; chosen by its type at compile time.
+ * _Generic does not evaluate @where: it is evaluated once, in the call.
  */
 #define __bio_kmap_segment(bio, where)					\
 	_Generic((where),						\
-		 struct bvec_iter: __bio_kmap_iter_segment,		\
-		 char: __bio_kmap_idx_segment,				\
-		 signed char: __bio_kmap_idx_segment,			\
-		 unsigned char: __bio_kmap_idx_segment,			\
-		 short: __bio_kmap_idx_segment,				\
-		 unsigned short: __bio_kmap_idx_segment,		\
-		 int: __bio_kmap_idx_segment,				\
-		 unsigned int: __bio_kmap_idx_segment,			\
-		 long: __bio_kmap_idx_segment,				\
-		 unsigned long: __bio_kmap_idx_segment,			\
-		 long long: __bio_kmap_idx_segment,			\
-		 unsigned long long: __bio_kmap_idx_segment,		\
-		 default: __bio_kmap_bad_where)((bio), (where))
+		struct bvec_iter : __bio_kmap_iter_segment,		\
+		char : __bio_kmap_idx_segment,				\
+		signed char : __bio_kmap_idx_segment,			\
+		unsigned char : __bio_kmap_idx_segment,			\
+		short : __bio_kmap_idx_segment,				\
+		unsigned short : __bio_kmap_idx_segment,		\
+		int : __bio_kmap_idx_segment,				\
+		unsigned int : __bio_kmap_idx_segment,			\
+		long : __bio_kmap_idx_segment,				\
+		unsigned long : __bio_kmap_idx_segment,			\
+		long long : __bio_kmap_idx_segment,			\
+		unsigned long long : __bio_kmap_idx_segment,		\
+		default :						\
+			__bio_kmap_bad_where)((bio), (where))
 
 /**
  * __bio_kmap_atomic - map one segment of a bio in a slot of the caller's
@@ -183,12 +185,13 @@ extern struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
 #define __bio_kmap_irq(bio, where, flags)				\
 ({									\
 	struct bio_vec __bv = __bio_kmap_segment(bio, where);		\
+	unsigned long *__flags = (flags);				\
 	char *__buf = NULL;						\
 									\
 	if (__bv.bv_page)						\
-		__buf = bvec_kmap_irq(&__bv, flags);			\
+		__buf = bvec_kmap_irq(&__bv, __flags);			\
 	else								\
-		local_irq_save(*(flags));				\
+		local_irq_save(*__flags);				\
 	__buf;								\
 })
 

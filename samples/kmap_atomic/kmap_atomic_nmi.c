@@ -4,8 +4,10 @@
  * carry them: perf's copy_from_user_nmi(), which copied user memory a page
  * at a time through KM_NMI in an NMI and KM_IRQ0 elsewhere, and a walk to
  * a user pte the way 2.6.33's pte_offset_map() mapped a page-table page:
- * KM_NMI_PTE in an NMI, KM_IRQ_PTE in a hard interrupt. The only change
- * from 2.6 is a name: __get_user_pages_fast() is get_user_pages_fast_only().
+ * KM_NMI_PTE in an NMI, KM_IRQ_PTE in a hard interrupt. The changes from
+ * 2.6 are two names: __get_user_pages_fast() is get_user_pages_fast_only(),
+ * and the copy is copy_from_user_nmi_2633(), since x86's own
+ * copy_from_user_nmi() (in <asm/uaccess.h> since 3.x) has the name now.
  *
  * At load (a system call, so there is a user address space: insmod's),
  * two pages of user memory are filled, then copied back across their
@@ -33,7 +35,7 @@
 #define COPY_LEN	300	/* from 100 bytes before the page boundary on */
 
 /* 2.6.33's copy_from_user_nmi(): how many bytes it could copy. */
-static unsigned long copy_from_user_nmi(void *to, const void __user *from, unsigned long n)
+static unsigned long copy_from_user_nmi_2633(void *to, const void __user *from, unsigned long n)
 {
 	unsigned long offset, addr = (unsigned long)from;
 	int type = in_nmi() ? KM_NMI : KM_IRQ0;
@@ -99,7 +101,7 @@ static void nmi_copy_round(struct nmi_copy *c)
 	unsigned int i, start = PAGE_SIZE - 100;
 
 	c->not_in_nmi += c->want_nmi != !!in_nmi();
-	if (copy_from_user_nmi(c->buf, c->from + start, COPY_LEN) != COPY_LEN)
+	if (copy_from_user_nmi_2633(c->buf, c->from + start, COPY_LEN) != COPY_LEN)
 		c->short_copies++;
 	for (i = 0; i < COPY_LEN; i++)
 		c->bad_bytes += c->buf[i] != byte_at(start + i);

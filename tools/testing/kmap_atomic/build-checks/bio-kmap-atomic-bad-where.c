@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// expect: error an int index into bi_io_vec (2.6's form) or a struct bvec_iter
+// expect: error give an int index (2.6's form) or a struct bvec_iter
 /* A pointer is neither of __bio_kmap_atomic()'s forms. */
 #include <linux/bio.h>
 #include <linux/module.h>
