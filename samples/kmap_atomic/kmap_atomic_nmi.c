@@ -4,10 +4,12 @@
  * carry them: perf's copy_from_user_nmi(), which copied user memory a page
  * at a time through KM_NMI in an NMI and KM_IRQ0 elsewhere, and a walk to
  * a user pte the way 2.6.33's pte_offset_map() mapped a page-table page:
- * KM_NMI_PTE in an NMI, KM_IRQ_PTE in a hard interrupt. The changes from
- * 2.6 are two names: __get_user_pages_fast() is get_user_pages_fast_only(),
- * and the copy is copy_from_user_nmi_2633(), since x86's own
- * copy_from_user_nmi() (in <asm/uaccess.h> since 3.x) has the name now.
+ * KM_NMI_PTE in an NMI, KM_IRQ_PTE in a hard interrupt. The copy is as
+ * 2.6.33 wrote it but for its name, copy_from_user_nmi_2633(), since x86's
+ * own copy_from_user_nmi() has the name now; 2.6.33's
+ * __get_user_pages_fast() is a shim over today's get_user_pages_fast_only()
+ * with page faults disabled around it, which 6.1 wants outside a task (its
+ * access_ok() warns otherwise; 6.1's perf_virt_to_phys() does the same).
  *
  * At load (a system call, so there is a user address space: insmod's),
  * two pages of user memory are filled, then copied back across their
@@ -34,6 +36,18 @@
 #define ROUNDS		200
 #define COPY_LEN	300	/* from 100 bytes before the page boundary on */
 
+/* 2.6.33's name and signature, on today's lockless page-table walk. */
+static int __get_user_pages_fast(unsigned long start, int nr_pages, int write,
+				 struct page **pages)
+{
+	int ret;
+
+	pagefault_disable();
+	ret = get_user_pages_fast_only(start, nr_pages, write ? FOLL_WRITE : 0, pages);
+	pagefault_enable();
+	return max(ret, 0);	/* 2.6's gave the count pinned, never an error */
+}
+
 /* 2.6.33's copy_from_user_nmi(): how many bytes it could copy. */
 static unsigned long copy_from_user_nmi_2633(void *to, const void __user *from, unsigned long n)
 {
@@ -42,9 +56,11 @@ static unsigned long copy_from_user_nmi_2633(void *to, const void __user *from, 
 	unsigned long size, len = 0;
 	struct page *page;
 	void *map;
+	int ret;
 
 	do {
-		if (get_user_pages_fast_only(addr, 1, 0, &page) != 1)
+		ret = __get_user_pages_fast(addr, 1, 0, &page);
+		if (!ret)
 			break;
 		offset = addr & (PAGE_SIZE - 1);
 		size = min(PAGE_SIZE - offset, n - len);
