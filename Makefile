@@ -75,18 +75,6 @@ endif
 ifneq ($(shell echo '$(STRESS) $(MATRIX_STRESS)' | awk '/^[0-9]+ [0-9]+$$/ && $$1 <= 3600 && $$2 <= 3600'),$(STRESS) $(MATRIX_STRESS))
 $(error STRESS='$(STRESS)' MATRIX_STRESS='$(MATRIX_STRESS)': give whole seconds, 0 (off) to 3600)
 endif
-# The boot's own variables, checked before anything is built (qemu-run.sh
-# checks them again at boot, against the kernel it boots).
-ifeq ($(shell echo '$(MEM)' | awk '/^[0-9]+[MG]$$/ { n = $$0 + 0; if (/G$$/) n *= 1024; if (n >= 256 && n <= 16384) print "ok" }'),)
-$(error MEM='$(MEM)': give the guest's memory as 256M to 16G, like 512M, 3G or 6G (6G, the default, puts highmem above 4 GiB))
-endif
-NR_CPUS_OF_BASE := $(if $(filter debian,$(BASE)),32,$(CPUS))
-ifneq ($(shell echo '$(SMP)' | awk '/^[1-9][0-9]*$$/ && $$1 <= $(NR_CPUS_OF_BASE)'),$(SMP))
-$(error SMP='$(SMP)': give the guest's CPU count, 1 to $(NR_CPUS_OF_BASE) (the kernel's NR_CPUS$(if $(filter debian,$(BASE)),, for CPUS=$(CPUS))))
-endif
-ifneq ($(shell echo '$(TIMEOUT)' | awk '/^[1-9][0-9]*$$/ && $$1 <= 86400'),$(TIMEOUT))
-$(error TIMEOUT='$(TIMEOUT)': give a boot's time limit in whole seconds, 1 to 86400)
-endif
 ifneq ($(shell echo '$(STRESS_NG)' | awk '/^[0-9]+$$/ && $$1 >= 10 && $$1 <= 3600'),$(STRESS_NG))
 $(error STRESS_NG='$(STRESS_NG)': give stress-ng's run time in whole seconds, 10 to 3600)
 endif
@@ -121,6 +109,18 @@ $(error CPUS='$(CPUS)': our base builds NR_CPUS=8 (the default) or 64 (X86_BIGSM
 endif
 ifeq ($(BASE)-$(CPUS),debian-64)
 $(error BASE=debian has Debian's NR_CPUS (32): leave CPUS at 8)
+endif
+# The boot's own variables, checked before anything is built (qemu-run.sh
+# checks them again at boot, against the kernel it boots).
+ifeq ($(shell echo '$(MEM)' | awk '/^[0-9]+[MG]$$/ { n = $$0 + 0; if (/G$$/) n *= 1024; if (n >= 256 && n <= 16384) print "ok" }'),)
+$(error MEM='$(MEM)': give the guest's memory as 256M to 16G, like 512M, 3G or 6G (6G, the default, puts highmem above 4 GiB))
+endif
+NR_CPUS_OF_BASE := $(if $(filter debian,$(BASE)),32,$(CPUS))
+ifneq ($(shell echo '$(SMP)' | awk '/^[1-9][0-9]*$$/ && $$1 <= $(NR_CPUS_OF_BASE)'),$(SMP))
+$(error SMP='$(SMP)': give the guest's CPU count, 1 to $(NR_CPUS_OF_BASE) (the kernel's NR_CPUS$(if $(filter debian,$(BASE)),, for CPUS=$(CPUS))))
+endif
+ifneq ($(shell echo '$(TIMEOUT)' | awk '/^[1-9][0-9]*$$/ && $$1 <= 86400'),$(TIMEOUT))
+$(error TIMEOUT='$(TIMEOUT)': give a boot's time limit in whole seconds, 1 to 86400)
 endif
 # These build and boot kernels of their own choosing, by fixed names.
 ifneq ($(filter test bench trace-cost tcg-race distro-test matrix mutation-check,$(MAKECMDGOALS)),)

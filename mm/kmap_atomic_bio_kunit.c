@@ -130,12 +130,14 @@ static void where(struct test_bio *tb, struct bvec_iter iter, unsigned int *seg,
  */
 struct iter_walk {
 	unsigned int segments, bytes, bad_data, bad_page, bad_offset;
+	unsigned long reports;
 };
 
 static void walk_with_bio_kmap_atomic(struct test_bio *tb, struct bvec_iter start,
 				      struct iter_walk *w)
 {
 	unsigned int seg, page, off;
+	unsigned long reports = kmap_atomic_reports();
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	char *addr;
@@ -151,6 +153,7 @@ static void walk_with_bio_kmap_atomic(struct test_bio *tb, struct bvec_iter star
 		w->segments++;
 		w->bytes += bv.bv_len;
 	}
+	w->reports = kmap_atomic_reports() - reports;
 }
 
 static void iter_walk_check(struct kunit *test, const struct iter_walk *w,
@@ -162,6 +165,7 @@ static void iter_walk_check(struct kunit *test, const struct iter_walk *w,
 	KUNIT_EXPECT_EQ_MSG(test, w->bad_page, 0U, "segments whose kmap_atomic_to_page() is wrong");
 	KUNIT_EXPECT_EQ_MSG(test, w->bad_offset, 0U,
 			    "segments mapped at another offset in their page than the bio's");
+	KUNIT_EXPECT_EQ_MSG(test, w->reports, 0UL, "correct use drew a report");
 	KUNIT_EXPECT_TRUE(test, preemptible());
 }
 
@@ -210,35 +214,40 @@ static void map_atomic_cloned_bio(struct kunit *test)
 
 /*
  * 2.6's form, as 2.6 drivers wrote it: an int index into bi_io_vec, in a
- * loop over bi_vcnt. Each maps the page of its bvec that holds bv_offset;
- * the data there runs to the bvec's end or the page's, whichever is first.
+ * loop over bi_vcnt. Each maps the page of its bvec that holds bv_offset,
+ * all bv_len bytes of it, with no report; the last bvec, which crosses a
+ * page (6.1's bio_add_page() builds such bvecs, 2.6's never did), is
+ * refused: NULL, a WARN, nothing mapped, and the unmap of NULL does nothing.
  */
 struct index_walk {
-	unsigned int segments, bad_data, bad_page, bad_offset, irqs_on_during;
+	unsigned int segments, bytes, bad_data, bad_page, bad_offset, irqs_on_during;
+	bool crossing_refused;
 	int preempt_after;
 	unsigned long reports;
 };
+
+static char *map_by_index(struct bio *bio, int i, bool irq, unsigned long *flags)
+{
+	return irq ? __bio_kmap_irq(bio, i, flags) : __bio_kmap_atomic(bio, i, KM_USER0);
+}
 
 static void walk_by_index(struct kunit *test, struct test_bio *tb, bool irq, struct index_walk *w)
 {
 	struct bio *bio = &tb->bio;
 	unsigned long reports = kmap_atomic_reports();
 	int preempt = preempt_count();
-	unsigned int page, off, len;
+	unsigned int page, off, bytes = 0;
 	unsigned long flags;
 	char *addr;
 	int i;
 
-	for (i = 0; i < bio->bi_vcnt; i++) {
+	for (i = 0; i < bio->bi_vcnt - 1; i++) {
 		page = segments[i].page + segments[i].offset / PAGE_SIZE;
 		off = segments[i].offset % PAGE_SIZE;
-		len = min_t(unsigned int, segments[i].len, PAGE_SIZE - off);
-		if (irq)
-			addr = __bio_kmap_irq(bio, i, &flags);
-		else
-			addr = __bio_kmap_atomic(bio, i, KM_USER0);
+		addr = map_by_index(bio, i, irq, &flags);
 		w->irqs_on_during += irq && !irqs_disabled();
-		w->bad_data += !addr || !bytes_ok((u8 *)addr, tb->kinds[i], page, off, len);
+		w->bad_data += !addr || !bytes_ok((u8 *)addr, tb->kinds[i], page, off,
+						  segments[i].len);
 		w->bad_page += !addr || kmap_atomic_to_page(addr) != test_page(tb->kinds[i], page);
 		w->bad_offset += !addr || offset_in_page(addr) != off;
 		if (irq)
@@ -246,18 +255,32 @@ static void walk_by_index(struct kunit *test, struct test_bio *tb, bool irq, str
 		else
 			__bio_kunmap_atomic(addr, KM_USER0);
 		w->segments++;
+		w->bytes += segments[i].len;
+		bytes += segments[i].len;
 	}
-	w->preempt_after = preempt_count() - preempt;
 	w->reports = kmap_atomic_reports() - reports;
-	KUNIT_EXPECT_EQ(test, w->segments, (unsigned int)NR_SEGS);
+	pr_info("KMAP-EXPECT-BEGIN a bio segment by index that crosses a page\n");
+	addr = map_by_index(bio, i, irq, &flags);
+	w->crossing_refused = !addr;
+	if (irq)
+		bio_kunmap_irq(addr, &flags);
+	else
+		__bio_kunmap_atomic(addr, KM_USER0);
+	pr_info("KMAP-EXPECT-END a bio segment by index that crosses a page\n");
+	w->preempt_after = preempt_count() - preempt;
+	KUNIT_EXPECT_EQ(test, w->segments, (unsigned int)NR_SEGS - 1);
+	KUNIT_EXPECT_EQ_MSG(test, w->bytes, bytes, "bytes mapped by the segments that fit a page");
 	KUNIT_EXPECT_EQ_MSG(test, w->bad_data, 0U, "segments with the wrong data");
 	KUNIT_EXPECT_EQ_MSG(test, w->bad_page, 0U, "segments whose kmap_atomic_to_page() is wrong");
 	KUNIT_EXPECT_EQ_MSG(test, w->bad_offset, 0U,
 			    "segments mapped at another offset in their page than the bvec's");
 	KUNIT_EXPECT_EQ_MSG(test, w->irqs_on_during, 0U, "__bio_kmap_irq() left interrupts on");
+	KUNIT_EXPECT_EQ_MSG(test, w->reports, 0UL, "correct 2.6 code drew a report");
+	KUNIT_EXPECT_TRUE_MSG(test, w->crossing_refused, "a bvec that crosses a page was mapped");
 	KUNIT_EXPECT_EQ(test, w->preempt_after, 0);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
-	KUNIT_EXPECT_EQ_MSG(test, w->reports, 0UL, "correct 2.6 code drew a report");
+	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports() - reports, 0UL,
+			    "the refused map or its unmap of NULL drew a misuse report");
 }
 
 static void map_atomic_by_index(struct kunit *test)
@@ -279,7 +302,8 @@ static void map_irq_by_index(struct kunit *test)
 /* An index past bi_vcnt maps nothing: NULL, and the counts as they were. */
 static void map_index_past_end(struct kunit *test)
 {
-	struct test_bio *tb = make_bio(test, LOWMEM, false);
+	struct test_bio *tb = make_bio(test, HIGHMEM_BELOW_4G, false);
+	unsigned long reports = kmap_atomic_reports();
 	int preempt = preempt_count();
 	unsigned long flags;
 	char *atomic, *irq;
@@ -287,7 +311,8 @@ static void map_index_past_end(struct kunit *test)
 
 	pr_info("KMAP-EXPECT-BEGIN a bio segment index past bi_vcnt\n");
 	atomic = __bio_kmap_atomic(&tb->bio, tb->bio.bi_vcnt, KM_USER0);
-	irq = __bio_kmap_irq(&tb->bio, tb->bio.bi_vcnt + 1, &flags);
+	__bio_kunmap_atomic(atomic, KM_USER0);
+	irq = __bio_kmap_irq(&tb->bio, -1, &flags);
 	irqs_off = irqs_disabled();
 	bio_kunmap_irq(irq, &flags);
 	pr_info("KMAP-EXPECT-END a bio segment index past bi_vcnt\n");
@@ -298,12 +323,15 @@ static void map_index_past_end(struct kunit *test)
 			      "__bio_kmap_irq() saves and disables interrupts even when it refuses");
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 	KUNIT_EXPECT_EQ(test, preempt_count(), preempt);
+	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports() - reports, 0UL,
+			    "the unmap of a refused map's NULL drew a misuse report");
 }
 
 /* What walking a bio with bio_kmap_irq() or bvec_kmap_irq() saw. */
 struct walk {
 	unsigned int segments, bytes, bad_data, irqs_on_during, irqs_wrong_after;
 	bool irqs_before;
+	unsigned long reports;
 };
 
 static void walk_check(struct kunit *test, const struct walk *w, bool in_irq)
@@ -318,13 +346,14 @@ static void walk_check(struct kunit *test, const struct walk *w, bool in_irq)
 			    "unmaps that did not restore the interrupt state");
 	KUNIT_EXPECT_EQ_MSG(test, w->irqs_before, in_irq,
 			    "interrupts off before the walk");
+	KUNIT_EXPECT_EQ_MSG(test, w->reports, 0UL, "correct use drew a report");
 }
 
 static void walk_with_bio_kmap_irq(struct test_bio *tb, struct walk *w)
 {
 	struct bio *bio = &tb->bio;
+	unsigned long flags, reports = kmap_atomic_reports();
 	unsigned int seg, page, off, len;
-	unsigned long flags;
 	char *buf;
 
 	w->irqs_before = irqs_disabled();
@@ -340,6 +369,7 @@ static void walk_with_bio_kmap_irq(struct test_bio *tb, struct walk *w)
 		w->bytes += len;
 		bio_advance(bio, len);
 	}
+	w->reports = kmap_atomic_reports() - reports;
 }
 
 /* bio_kmap_irq() along bi_iter, in task context. */
@@ -362,7 +392,7 @@ static void map_irq_each_bvec(struct kunit *test)
 	struct bvec_iter iter;
 	struct bio_vec bv;
 	struct walk w = { .irqs_before = irqs_disabled() };
-	unsigned long flags;
+	unsigned long flags, reports = kmap_atomic_reports();
 	char *buf;
 
 	bio_for_each_segment(bv, &tb->bio, iter) {
@@ -375,6 +405,7 @@ static void map_irq_each_bvec(struct kunit *test)
 		w.segments++;
 		w.bytes += bv.bv_len;
 	}
+	w.reports = kmap_atomic_reports() - reports;
 	walk_check(test, &w, false);
 }
 

@@ -29,6 +29,7 @@
 #include <linux/highmem.h>
 #include <linux/init.h>
 #include <linux/kdebug.h>
+#include <linux/kgdb.h>
 #include <linux/kmap_atomic_debug.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
@@ -48,6 +49,21 @@ static const char * const ctx_names[] = {
 	[FREE] = "free", [TASK] = "task", [SOFTIRQ] = "softirq",
 	[HARDIRQ] = "hard interrupt", [NMI] = "NMI",
 };
+
+/*
+ * The counts and pending reports are kept per context, and per NMI level:
+ * an int3, #DB or #MC taken inside an NMI is an NMI one level deeper (its
+ * own exit is checked for leaks), which must not see the outer one's.
+ */
+#define NMI_LEVELS	4
+#define CTX_LEVELS	(NMI + NMI_LEVELS)
+
+static unsigned int ctx_level(u8 ctx)
+{
+	unsigned int depth = (preempt_count() & NMI_MASK) >> NMI_SHIFT;
+
+	return ctx == NMI ? NMI + clamp(depth, 1U, NMI_LEVELS) - 1 : ctx;
+}
 
 /* The named slots and the spares; the rest of a CPU's block is padding. */
 #define KM_SLOTS_USED	(KM_TYPE_NR + KM_SPARE_SLOTS)
@@ -71,7 +87,7 @@ struct kmap_cpu {
 	 * hold no slot) included: what the counts they raised still owe. A
 	 * context touches only its own, and contexts nest.
 	 */
-	unsigned int held[NMI + 1];
+	unsigned int held[CTX_LEVELS];
 	unsigned long maps[KM_TYPE_NR];		/* of highmem pages or pfns */
 	unsigned long high[KM_TYPE_NR];		/* of highmem pages */
 	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
@@ -117,14 +133,14 @@ struct pending {
 /*
  * One per context level and CPU, not on the stack (an NMI runs on the
  * interrupted stack): contexts nest, and each fills and prints its own
- * with preemption off. An #MC or #DB inside an NMI shares the NMI's.
+ * with preemption off; an #MC, #DB or int3 inside an NMI has its own.
  */
-static DEFINE_PER_CPU(struct pending, pending[NMI + 1]);
+static DEFINE_PER_CPU(struct pending, pending[CTX_LEVELS]);
 
 static struct pending *pending_for(u8 ctx, unsigned int type, unsigned long pfn,
 				   unsigned long addr)
 {
-	struct pending *p = this_cpu_ptr(&pending[ctx]);
+	struct pending *p = this_cpu_ptr(&pending[ctx_level(ctx)]);
 
 	p->n = 0;
 	p->type = type;
@@ -206,9 +222,8 @@ static const char *const context_rules[] = {
 	[KM_CTX_SOFTIRQ] =
 		"softirq, or a task with bottom halves or interrupts off, not a hard interrupt",
 	[KM_CTX_IRQ] = "use with local interrupts disabled, not in an NMI",
-	[KM_CTX_NMI] =
-		"NMI handlers, or use with local interrupts disabled outside hard interrupts",
-	[KM_CTX_DEBUGGER] = "the kernel debugger, which runs with local interrupts disabled",
+	[KM_CTX_NMI] = "NMI handlers only",
+	[KM_CTX_DEBUGGER] = "the kernel debugger (an NMI, int3 or #DB) only",
 };
 
 /* May an NMI map @type as named? Any other type in an NMI gets a spare. */
@@ -237,12 +252,16 @@ static void check_context(struct pending *p, enum km_type type, u8 ctx, bool irq
 		ok = ctx == SOFTIRQ || (ctx == TASK && (softirq_count() || irqs_off));
 		break;
 	case KM_CTX_NMI:
-		/* 2.6.33's rule: a hard interrupt may be what the NMI interrupts. */
-		ok = ctx == NMI || (irqs_off && ctx != HARDIRQ);
+		/*
+		 * Stricter than 2.6.33's check, which let a task with
+		 * interrupts off map them too: an NMI may come there and
+		 * collide. x86 code of 2.6 mapped them only in NMIs.
+		 */
+		ok = ctx == NMI;
 		break;
 	case KM_CTX_DEBUGGER:
-		/* Entered from int3 or #DB, which count as NMIs, or from an NMI. */
-		ok = irqs_off;
+		/* x86 enters the debugger from int3, #DB or an NMI: all NMIs. */
+		ok = ctx == NMI || in_dbg_master();
 		break;
 	default:
 		ok = irqs_off && ctx != NMI;
@@ -338,7 +357,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 
 	/* 2.6: a lowmem page uses no slot, and its map was not checked. */
 	if (page && !PageHighMem(page)) {
-		this_cpu_inc(kmap_cpu.held[ctx]);
+		this_cpu_inc(kmap_cpu.held[ctx_level(ctx)]);
 		addr = lowmem_page_address(page);
 		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 		return addr;
@@ -380,7 +399,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 		}
 	}
 	if (addr)
-		kc->held[ctx]++;
+		kc->held[ctx_level(ctx)]++;
 	local_irq_restore(flags);
 	if (addr)
 		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
@@ -467,9 +486,11 @@ static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *ad
 /* Take one map off @ctx's count; false if it has none left to give back. */
 static bool give_back(struct kmap_cpu *kc, u8 ctx)
 {
-	if (!kc->held[ctx])
+	unsigned int l = ctx_level(ctx);
+
+	if (!kc->held[l])
 		return false;
-	kc->held[ctx]--;
+	kc->held[l]--;
 	return true;
 }
 
@@ -660,11 +681,11 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 				refuse_one(kc, ctx);
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */
-		if (i == KM_SLOTS_USED && kc->held[ctx] && p->n < ARRAY_SIZE(p->r)) {
+		if (i == KM_SLOTS_USED && kc->held[ctx_level(ctx)] && p->n < ARRAY_SIZE(p->r)) {
 			note(p, KMAP_REPORT_LEAK, 0,
 			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
-			     kc->held[ctx], smp_processor_id(), context_ends[end]);
-			while (kc->held[ctx])
+			     kc->held[ctx_level(ctx)], smp_processor_id(), context_ends[end]);
+			while (kc->held[ctx_level(ctx)])
 				refuse_one(kc, ctx);
 		}
 		local_irq_restore(flags);

@@ -135,7 +135,9 @@ static int probe_on_cpu(void *arg)
 static void probe_prepare(struct probe *p, struct page *page, enum km_type type, u32 seed)
 {
 	p->page = page;
-	p->decoy = test_page(chunks[HIGHMEM_BELOW_4G] ? HIGHMEM_BELOW_4G : LOWMEM, 15);
+	/* The chunk's last page: no slot's own page (test_page(kind, type)). */
+	p->decoy = test_page(chunks[HIGHMEM_BELOW_4G] ? HIGHMEM_BELOW_4G : LOWMEM,
+			     KMAP_TEST_CHUNK_PAGES - 1);
 	p->type = type;
 	p->seed = seed;
 	p->alias = kmap(page);
@@ -190,6 +192,7 @@ struct slot_case {
 	enum page_kind kind;
 };
 
+static_assert(KM_TYPE_NR < KMAP_TEST_CHUNK_PAGES - 1);	/* each slot's page no decoy */
 static struct slot_case slot_cases[KM_TYPE_NR * NR_CPUS * PAGE_KIND_NR];
 
 static const void *slot_case_gen(const void *prev, char *desc)

@@ -137,9 +137,10 @@ static void collision_gets_spare(struct kunit *test)
 }
 
 /*
- * 2.6.33 allowed KM_NMI with interrupts off outside an NMI; an NMI that
- * comes then and maps KM_NMI too (or an exception inside an NMI that does)
- * collides: it gets the spare kept for NMIs, and both keep their pages.
+ * 2.6.33's check let a task with interrupts off map KM_NMI (the debug
+ * flavor reports it: only NMIs may); an NMI that comes then and maps
+ * KM_NMI too (or an exception inside an NMI that does) collides: it gets
+ * a spare, and both keep their pages.
  */
 struct nmi_intruder {
 	struct page *page;

@@ -22,7 +22,7 @@ static const char * const page_kind_names[PAGE_KIND_NR] = {
 	[HIGHMEM_ABOVE_4G] = "above-4G",
 };
 
-#define KMAP_TEST_CHUNK_ORDER	4
+#define KMAP_TEST_CHUNK_ORDER	5
 #define KMAP_TEST_CHUNK_PAGES	BIT(KMAP_TEST_CHUNK_ORDER)
 /*
  * Chunks looked at, at most: 4 GiB of them. Enough for the machines the

@@ -8,7 +8,7 @@
 # a fallback's record is still live), with the release flavor rebuilt and
 # booted with the kmap_atomic and kmap_atomic_misuse KUnit suites as
 # modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
-# named slots but KM_NMI, KM_NMI_PTE and KM_KDB, 2.6.33's NMI context rule,
+# named slots but KM_NMI, KM_NMI_PTE and KM_KDB, the NMI slots kept to NMIs,
 # lowmem maps left unrecorded, kmap_local addresses refused, a
 # leaked kmap_local fallback popped), with the debug flavor rebuilt and
 # booted with its built-in suites. The boot must fail. The file is put back
@@ -65,7 +65,7 @@ mutations=(
 debug_mutations=(
 	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
 	'debug-nmi-slots-refused-in-nmi|s/if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/if (unlikely(ctx == NMI)) {/|kmap_atomic_debug.context_rules'
-	'debug-no-nmi-context-rule|s/ok = ctx == NMI || (irqs_off \&\& ctx != HARDIRQ);/ok = irqs_off \&\& ctx != NMI;/|kmap_atomic_debug.context_rules'
+	'debug-no-nmi-context-rule|s/^\(\t*\)ok = ctx == NMI;$/\1ok = irqs_off;/|kmap_atomic_debug.context_rules'
 	'debug-records-lowmem|s/^\(\t*\)if (page \&\& !PageHighMem(page)) {$/\1if (0) {/|kmap_atomic_debug.correct_26_usage_is_quiet'
 	'debug-leak-keeps-fallback|s/unsigned int n = kmap_atomic_fallback_reclaim();/unsigned int n = 0;/|kmap_atomic_debug.leak_past_the_last_spare'
 	'debug-accepts-kmap-local|s/^\(\t*\)explain_unmap(p, kc, addr, type, ctx, ip);/\1{ ok = kmap_atomic_is_local(base); if (!ok) explain_unmap(p, kc, addr, type, ctx, ip); }/|kmap_atomic_debug.unmap_mismatch'

@@ -89,23 +89,28 @@ static __always_inline void bio_kunmap_irq(char *buffer, unsigned long *flags)
 }
 
 /*
- * The single-page segment of bi_io_vec[@idx], 2.6's bio_iovec_idx(): its
- * first page (a bvec may span pages since 5.1), the length cut at that
- * page's end. An index past bi_vcnt is reported and gives a bvec with no
- * page, which the callers below refuse.
+ * The segment bi_io_vec[@idx], 2.6's bio_iovec_idx(), as a bvec in one
+ * page: the page that holds its bv_offset (2.6's bvecs were one page; a
+ * bvec may span pages since 5.1). One whose data runs past that page, or
+ * an index past bi_vcnt, is reported and gives a bvec with no page, which
+ * the callers below refuse: 2.6 code takes the length from bv_len and
+ * would run past a one-page mapping.
  */
-static __always_inline struct bio_vec __bio_kmap_idx_segment(struct bio *bio, unsigned int idx)
+static __always_inline struct bio_vec __bio_kmap_idx_segment(struct bio *bio, u64 idx)
 {
 	struct bio_vec bv = {};
 
 	if (WARN_ONCE(idx >= bio->bi_vcnt,
-		      "bio_kmap: %pS maps segment %u of a bio of %u: refused, NULL returned\n",
+		      "bio_kmap: %pS maps segment %llu of a bio of %u: refused, NULL returned\n",
 		      (void *)_THIS_IP_, idx, bio->bi_vcnt))
 		return bv;
 	bv = bio->bi_io_vec[idx];
 	bv.bv_page += bv.bv_offset / PAGE_SIZE;
 	bv.bv_offset = offset_in_page(bv.bv_offset);
-	bv.bv_len = min_t(unsigned int, bv.bv_len, PAGE_SIZE - bv.bv_offset);
+	if (WARN_ONCE(bv.bv_len > PAGE_SIZE - bv.bv_offset,
+		      "bio_kmap: %pS maps segment %llu, %u bytes at offset %u, which crosses a page: refused, NULL returned (map it by bio_for_each_segment())\n",
+		      (void *)_THIS_IP_, idx, bv.bv_len, bv.bv_offset))
+		bv.bv_page = NULL;
 	return bv;
 }
 
@@ -151,15 +156,18 @@ struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
  * bio->bi_vcnt; i++) __bio_kmap_atomic(bio, i, KM_USER0)``, and today's
  * ``bio_for_each_segment(bv, bio, iter) __bio_kmap_atomic(bio, iter,
  * KM_USER0)``, which also works for cloned and split bios. Either way one
- * page is mapped: an index maps the page of bi_io_vec[@where] that holds
- * its bv_offset (a bvec may span pages since 5.1; 2.6's never did), whose
- * data is min(bv_len, PAGE_SIZE - offset) bytes; an iterator maps the
- * single-page segment bio_iter_iovec() gives, bio_iter_len() bytes. Any
- * other type of @where does not compile. Preemption and page faults are
- * off until __bio_kunmap_atomic().
+ * page is mapped and no more is handed out: an index maps the page of
+ * bi_io_vec[@where] that holds its bv_offset, all bv_len bytes of it (2.6's
+ * bvecs never crossed a page; one that does, which 6.1's bio_add_page()
+ * may build, is refused); an iterator maps the single-page segment
+ * bio_iter_iovec() gives, bio_iter_len() bytes. Any other type of @where
+ * does not compile. Preemption and page faults are off until
+ * __bio_kunmap_atomic().
  *
- * Return: the address of the segment's data; NULL, with a report, for an
- * index past bi_vcnt (nothing is mapped then).
+ * Return: the address of the segment's data; NULL, with a report (WARN
+ * once per call site), for an index past bi_vcnt or a bvec that crosses a
+ * page: nothing is mapped then, and __bio_kunmap_atomic(NULL, type) does
+ * nothing.
  */
 #define __bio_kmap_atomic(bio, where, type)				\
 ({									\
@@ -179,8 +187,8 @@ struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
  * 2.6's __bio_kmap_irq(bio, idx, flags): bvec_kmap_irq() of that segment's
  * page, in KM_BIO_SRC_IRQ.
  *
- * Return: the address of the segment's data; NULL for an index past
- * bi_vcnt, with interrupts saved and off all the same, for bio_kunmap_irq().
+ * Return: the address of the segment's data; NULL, as __bio_kmap_atomic()
+ * refuses, with interrupts saved and off all the same, for bio_kunmap_irq().
  */
 #define __bio_kmap_irq(bio, where, flags)				\
 ({									\
@@ -197,9 +205,16 @@ struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
 
 /**
  * __bio_kunmap_atomic - undo __bio_kmap_atomic()
- * @addr: the address __bio_kmap_atomic() returned, or any inside its page
+ * @addr: the address __bio_kmap_atomic() returned, or any inside its page;
+ *	NULL (a refused map) does nothing
  * @type: the slot it was mapped in
  */
-#define __bio_kunmap_atomic(addr, type)	kunmap_atomic(addr, type)
+#define __bio_kunmap_atomic(addr, type)					\
+do {									\
+	typeof(addr) __addr = (addr);					\
+									\
+	if (__addr)							\
+		kunmap_atomic(__addr, type);				\
+} while (0)
 
 #endif /* _LINUX_BIO_KMAP_H */

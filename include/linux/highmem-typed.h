@@ -15,8 +15,8 @@ enum km_context {
 	KM_CTX_TASK,		/* process context, not in any interrupt */
 	KM_CTX_SOFTIRQ,		/* softirq, or bottom halves disabled */
 	KM_CTX_IRQ,		/* local interrupts disabled, not an NMI */
-	KM_CTX_NMI,		/* an NMI, or interrupts disabled outside hard interrupts */
-	KM_CTX_DEBUGGER,	/* the kernel debugger: interrupts disabled, NMI too */
+	KM_CTX_NMI,		/* an NMI handler */
+	KM_CTX_DEBUGGER,	/* the kernel debugger: an NMI, int3 or #DB */
 };
 
 /*

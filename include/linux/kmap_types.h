@@ -31,15 +31,14 @@
  *   KM_IRQ_PTE           (2.6.33) page-table pages in a hard interrupt,
  *                        local interrupts disabled
  *   KM_NMI, KM_NMI_PTE   (2.6.33) NMI handlers (perf's user copy, page-table
- *                        walks), or interrupts disabled outside hard
- *                        interrupts
- *   KM_KDB               (2.6.35) the kernel debugger, which runs with
- *                        interrupts disabled, from a trap (int3, #DB: NMI
- *                        context since 5.8) or an NMI
+ *                        walks) only
+ *   KM_KDB               (2.6.35) the kernel debugger, entered from int3,
+ *                        #DB (NMI context since 5.8) or an NMI
  *
  * Driver code uses KM_USER*, KM_IRQ* and KM_SOFTIRQ* (and KM_NMI in an NMI
- * handler); the others are for the subsystems named. The order and the
- * count (20) are 2.6.33-2.6.37's <asm-generic/kmap_types.h>. See
+ * handler); the others are for the subsystems named. The order is that of
+ * 2.6.33-2.6.37's <asm-generic/kmap_types.h>, which had all 20 from 2.6.35
+ * on (KM_KDB came with kdb). See
  * Documentation/mm/kmap-atomic.rst.
  */
 enum km_type {

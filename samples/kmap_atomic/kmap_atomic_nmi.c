@@ -11,6 +11,10 @@
  * with page faults disabled around it, which 6.1 wants outside a task (its
  * access_ok() warns otherwise; 6.1's perf_virt_to_phys() does the same).
  *
+ * The page-table page is highmem only with CONFIG_HIGHPTE (Debian's
+ * configuration); elsewhere it is lowmem, which KM_*_PTE map with no slot,
+ * and the load's line says which it was.
+ *
  * At load (a system call, so there is a user address space: insmod's),
  * two pages of user memory are filled, then copied back across their
  * boundary from real NMIs (an NMI IPI to this CPU) and from a hard
@@ -100,7 +104,8 @@ struct nmi_copy {
 	struct mm_struct *mm;
 	unsigned long pfn[2];		/* of the two user pages */
 	unsigned int cpu;
-	unsigned int rounds, short_copies, bad_bytes, bad_ptes, not_in_nmi;
+	unsigned int rounds, short_copies, bad_bytes, bad_ptes, wrong_context;
+	bool high_ptes;			/* the page-table page is highmem */
 	bool want_nmi;
 	u8 buf[COPY_LEN];
 	struct irq_work irq;
@@ -116,7 +121,12 @@ static void nmi_copy_round(struct nmi_copy *c)
 {
 	unsigned int i, start = PAGE_SIZE - 100;
 
-	c->not_in_nmi += c->want_nmi != !!in_nmi();
+	c->wrong_context += c->want_nmi ? !in_nmi() : in_nmi() || !in_hardirq();
+	/* The copy walks the interrupted task's page tables: insmod's. */
+	if (current->mm != c->mm) {
+		c->wrong_context++;
+		return;
+	}
 	if (copy_from_user_nmi_2633(c->buf, c->from + start, COPY_LEN) != COPY_LEN)
 		c->short_copies++;
 	for (i = 0; i < COPY_LEN; i++)
@@ -168,7 +178,8 @@ static void copy_in_irqs(struct nmi_copy *c)
 	unsigned int i;
 
 	c->want_nmi = false;
-	init_irq_work(&c->irq, irq_copy);
+	/* In a hard interrupt even on PREEMPT_RT, not in a kthread. */
+	c->irq = IRQ_WORK_INIT_HARD(irq_copy);
 	for (i = 0; i < ROUNDS; i++) {
 		irq_work_queue(&c->irq);
 		irq_work_sync(&c->irq);
@@ -179,11 +190,11 @@ static int check(struct nmi_copy *c, const char *where, unsigned long reports)
 {
 	reports = kmap_atomic_reports() - reports;
 	if (c->rounds == ROUNDS && !c->short_copies && !c->bad_bytes && !c->bad_ptes &&
-	    !c->not_in_nmi && !reports)
+	    !c->wrong_context && !reports)
 		return 0;
 	pr_err("%s: %u of %u rounds ran (%u outside the context), %u short copies, %u wrong bytes, %u wrong ptes, %lu misuse reports\n",
-	       where, c->rounds, ROUNDS, c->not_in_nmi, c->short_copies, c->bad_bytes, c->bad_ptes,
-	       reports);
+	       where, c->rounds, ROUNDS, c->wrong_context, c->short_copies, c->bad_bytes,
+	       c->bad_ptes, reports);
 	return -EIO;
 }
 
@@ -220,6 +231,11 @@ static int user_pages(struct nmi_copy *c, bool *high)
 		*high &= PageHighMem(page);
 		put_page(page);
 	}
+	if (!ret) {
+		pmd_t *pmd = pmd_off(c->mm, uaddr);
+
+		c->high_ptes = !pmd_none(*pmd) && PageHighMem(pmd_page(*pmd));
+	}
 	return ret;
 }
 
@@ -252,8 +268,9 @@ static int __init kmap_atomic_nmi_init(void)
 	ret = check(c, "KM_IRQ0 and KM_IRQ_PTE in hard interrupts", reports);
 	if (ret)
 		goto out;
-	pr_info("%u bytes across two %s user pages copied by 2.6.33's copy_from_user_nmi() and their ptes read, %u times in NMIs (KM_NMI, KM_NMI_PTE) and %u in hard interrupts (KM_IRQ0, KM_IRQ_PTE), no report: ok\n",
-		COPY_LEN, high ? "highmem" : "lowmem", ROUNDS, ROUNDS);
+	pr_info("%u bytes across two %s user pages copied by 2.6.33's copy_from_user_nmi() and their ptes read from a %s page table, %u times in NMIs (KM_NMI, KM_NMI_PTE) and %u in hard interrupts (KM_IRQ0, KM_IRQ_PTE), no report: ok\n",
+		COPY_LEN, high ? "highmem" : "lowmem", c->high_ptes ? "highmem" : "lowmem",
+		ROUNDS, ROUNDS);
 out:
 	if (c->from)
 		vm_munmap((unsigned long)c->from, 2 * PAGE_SIZE);

@@ -5,13 +5,13 @@
 /// Finds typed maps whose slot the function's context forbids:
 ///
 ///  context-hardirq  KM_USER*, KM_PTE*, KM_SOFTIRQ*, KM_SKB_*, KM_SYNC_*,
-///                   KM_UML_USERCOPY, KM_NMI, KM_NMI_PTE in a hard-irq
+///                   KM_UML_USERCOPY, KM_NMI, KM_NMI_PTE, KM_KDB in a hard-irq
 ///                   handler (request_irq(), request_threaded_irq()'s first
 ///                   handler, devm_request_irq(), init_irq_work(), an
 ///                   hrtimer's .function unless the timer is set up with a
 ///                   HRTIMER_MODE_*_SOFT mode);
-///  context-softirq  KM_USER*, KM_PTE*, KM_SYNC_*, KM_UML_USERCOPY in a
-///                   softirq handler (tasklet_init(),
+///  context-softirq  KM_USER*, KM_PTE*, KM_SYNC_*, KM_UML_USERCOPY,
+///                   KM_NMI, KM_NMI_PTE, KM_KDB in a softirq handler (tasklet_init(),
 ///                   tasklet_setup(), DECLARE_TASKLET(), timer_setup(),
 ///                   DEFINE_TIMER(), netif_napi_add()'s poll, a *_SOFT
 ///                   hrtimer's .function);
@@ -24,8 +24,7 @@
 ///                   handler (register_nmi_handler(), request_nmi()): an NMI
 ///                   interrupts whoever holds the others;
 ///  irqs-on          KM_IRQ*, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, KM_BOUNCE_READ,
-///                   KM_IRQ_PTE, KM_NMI, KM_NMI_PTE
-///                   outside a hard-irq or NMI handler, on a path from the top of
+///                   KM_IRQ_PTE outside a hard-irq or NMI handler, on a path from the top of
 ///                   the function that does not disable interrupts first,
 ///                   or on a path from a call that turns them back on
 ///                   (spin_unlock_irqrestore(), local_irq_enable(), ...).
@@ -412,20 +411,19 @@ if key in nmi:
         emit(p, "context-nmi",
              "%s in %s(), an NMI handler (%s): only KM_NMI, KM_NMI_PTE and KM_KDB are for NMIs, which interrupt whoever holds the others (KM_IRQ* included); use KM_NMI"
              % (T, fn, nmi[key]))
-elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS or
-                         T in ("KM_NMI", "KM_NMI_PTE")):
+elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS or T in NMI_SLOTS):
     if T in PROCESS_SLOTS:
         why = "KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context only"
-    elif T in ("KM_NMI", "KM_NMI_PTE"):
-        why = "KM_NMI/KM_NMI_PTE are for NMIs, which may interrupt this handler"
+    elif T in NMI_SLOTS:
+        why = "KM_NMI/KM_NMI_PTE/KM_KDB are for NMIs (and the debugger), which may interrupt this handler"
     else:
         why = "KM_SOFTIRQ*/KM_SKB_* are for softirqs and bottom-halves-off code, not hard interrupts"
     emit(p, "context-hardirq",
          "%s in %s(), a hard-irq handler (%s): %s; use KM_IRQ0/KM_IRQ1"
          % (T, fn, hardirq[key], why))
-elif key in softirq and key not in hardirq and T in PROCESS_SLOTS:
+elif key in softirq and key not in hardirq and (T in PROCESS_SLOTS or T in NMI_SLOTS):
     emit(p, "context-softirq",
-         "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context only; use KM_SOFTIRQ0/KM_SOFTIRQ1"
+         "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context, KM_NMI*/KM_KDB for NMIs; use KM_SOFTIRQ0/KM_SOFTIRQ1"
          % (T, fn, softirq[key]))
 
 // KM_SOFTIRQ*/KM_SKB_* reached from the top of a process-context function
@@ -543,7 +541,7 @@ identifier irq_off : script:python() { irq_off in IRQS_OFF };
 identifier f;
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
+                KM_BOUNCE_READ, KM_IRQ_PTE};
 position p;
 @@
 f(...) {
@@ -560,7 +558,7 @@ key = fn_key(p)
 fn = p[0].current_element
 if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
-         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_IRQ_PTE need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
 
 @irqs_on_decl exists@
@@ -569,7 +567,7 @@ identifier f, x;
 type TX;
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
+                KM_BOUNCE_READ, KM_IRQ_PTE};
 position p;
 @@
 f(...) {
@@ -586,7 +584,7 @@ key = fn_key(p)
 fn = p[0].current_element
 if key not in hardirq and key not in nmi and key not in irqs_off_by_caller:
     emit(p, "irqs-on",
-         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
+         "%s in %s() with interrupts on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_IRQ_PTE need local_irq_save() or spin_lock_irqsave() before the map (or a hard-irq handler)"
          % (T, fn))
 
 // The same slots after a call that turns interrupts back on, with no call
@@ -599,7 +597,7 @@ identifier enabler;
 position q : script:python(enabler) { enabler in IRQS_RESTORE or enabler in IRQS_ENABLE };
 expression P, Pr;
 identifier T = {KM_IRQ0, KM_IRQ1, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ,
-                KM_BOUNCE_READ, KM_IRQ_PTE, KM_NMI, KM_NMI_PTE};
+                KM_BOUNCE_READ, KM_IRQ_PTE};
 position p;
 @@
 enabler@q(...)
@@ -617,5 +615,5 @@ fn = p[0].current_element
 off_anyway = key in hardirq or key in nmi or key in irqs_off_by_caller
 if not (off_anyway and enabler in IRQS_RESTORE):
     emit(p, "irqs-on",
-         "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_*_PTE/KM_NMI need interrupts off until the unmap"
+         "%s in %s() after %s() at line %s turned interrupts back on: KM_IRQ*/KM_BIO_*_IRQ/KM_BOUNCE_READ/KM_IRQ_PTE need interrupts off until the unmap"
          % (T, fn, enabler, q[0].line))

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // Must leave alone: the slots 2.6.33 added, used as 2.6 used them:
 // KM_NMI and KM_NMI_PTE in an NMI handler (perf's copy_from_user_nmi()
-// picked KM_NMI by in_nmi()), KM_IRQ_PTE and KM_KDB in a hard-irq handler,
-// KM_NMI with interrupts off, KM_KDB where kdb read memory (the debugger
-// runs with interrupts off, which its helpers do not say), and
-// KM_SYNC_ICACHE and KM_UML_USERCOPY in process context.
+// picked KM_NMI by in_nmi()) and in a helper whose caller may be one,
+// KM_IRQ_PTE in a hard-irq handler, KM_KDB where kdb read memory (in the
+// debugger, which its helpers do not say), and KM_SYNC_ICACHE and
+// KM_UML_USERCOPY in process context.
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/uaccess.h>
@@ -43,24 +43,20 @@ static irqreturn_t dev_irq(int irq, void *data)
 {
 	struct dev *d = data;
 	u32 *pte = kmap_atomic(d->pt, KM_IRQ_PTE);
-	u32 *k = kmap_atomic(d->page, KM_KDB);
 
-	d->sum = pte[0] + k[0];
-	kunmap_atomic(k, KM_KDB);
+	d->sum = pte[0];
 	kunmap_atomic(pte, KM_IRQ_PTE);
 	return IRQ_HANDLED;
 }
 
-static void dev_sample_irqs_off(struct dev *d)
+/* A helper an NMI handler elsewhere calls: its context is not known here. */
+u32 dev_sample_pte(struct page *pt)
 {
-	unsigned long flags;
-	u32 *p;
+	u32 *p = kmap_atomic(pt, KM_NMI_PTE);
+	u32 v = p[0];
 
-	local_irq_save(flags);
-	p = kmap_atomic(d->page, KM_NMI);
-	d->sum = p[0];
-	kunmap_atomic(p, KM_NMI);
-	local_irq_restore(flags);
+	kunmap_atomic(p, KM_NMI_PTE);
+	return v;
 }
 
 /* 2.6.35's kdb_getphys(), called by the debugger with interrupts off. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-// Must catch: the slots 2.6.33 added, outside their contexts: KM_NMI in a
-// hard-irq handler, KM_SYNC_ICACHE in a tasklet, KM_IRQ_PTE and KM_NMI with
-// interrupts on, KM_USER0 in an NMI handler.
+// Must catch: the slots 2.6.33 added, outside their contexts: KM_NMI and
+// KM_KDB in a hard-irq handler, KM_SYNC_ICACHE and KM_NMI_PTE in a tasklet,
+// KM_IRQ_PTE with interrupts on, KM_USER0 in an NMI handler.
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <asm/nmi.h>
@@ -18,8 +18,10 @@ static irqreturn_t dev_irq(int irq, void *data)
 {
 	struct dev *d = data;
 	u32 *p = kmap_atomic(d->page, KM_NMI);	// EXPECT: context-hardirq
+	u32 *k = kmap_atomic(d->page, KM_KDB);	// EXPECT: context-hardirq
 
-	d->sum = p[0];
+	d->sum = p[0] + k[0];
+	kunmap_atomic(k, KM_KDB);
 	kunmap_atomic(p, KM_NMI);
 	return IRQ_HANDLED;
 }
@@ -28,8 +30,10 @@ static void dev_tasklet(struct tasklet_struct *t)
 {
 	struct dev *d = from_tasklet(d, t, tasklet);
 	u32 *p = kmap_atomic(d->page, KM_SYNC_ICACHE);	// EXPECT: context-softirq
+	u32 *q = kmap_atomic(d->page, KM_NMI_PTE);	// EXPECT: context-softirq
 
-	d->sum = p[0];
+	d->sum = p[0] + q[0];
+	kunmap_atomic(q, KM_NMI_PTE);
 	kunmap_atomic(p, KM_SYNC_ICACHE);
 }
 
@@ -40,15 +44,6 @@ static u32 dev_peek_pte(struct page *pt)
 
 	kunmap_atomic(p, KM_IRQ_PTE);
 	return v;
-}
-
-static void dev_sample(struct dev *d)
-{
-	u32 *p;
-
-	p = kmap_atomic(d->page, KM_NMI);	// EXPECT: irqs-on
-	d->sum = p[0];
-	kunmap_atomic(p, KM_NMI);
 }
 
 static int dev_nmi(unsigned int cmd, struct pt_regs *regs)
