@@ -1125,6 +1125,53 @@ static void nmi_rounds_in_irq(void *arg)
 	WRITE_ONCE(nmi_run, NULL);
 }
 
+/*
+ * An exception inside an NMI (int3, #DB, #MC) is one NMI level deeper, and
+ * the leak check at its exit looks at that level's maps only: here an NMI
+ * holds KM_NMI and a lowmem map when a nested level, entered and left as
+ * __nmi_enter() and irqentry_nmi_exit() do, ends holding nothing.
+ */
+struct nested_nmi {
+	struct debug_test *t;
+	struct page *low;
+	bool held_ok;
+};
+
+static void nmi_with_nested_level(void *arg)
+{
+	struct nested_nmi *n = arg;
+	u32 *p = kmap_atomic(n->t->page[0], KM_NMI);
+	void *low = kmap_atomic(n->low, KM_NMI_PTE);
+
+	__preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
+	kmap_atomic_check_leaks(KMAP_END_NMI);
+	__preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
+	n->held_ok = holds(p, seed_of(n->t, 0));
+	kunmap_atomic(low, KM_NMI_PTE);
+	kunmap_atomic(p, KM_NMI);
+}
+
+static void nested_nmi_level_exit(struct kunit *test)
+{
+	struct debug_test *t = test->priv;
+	struct nested_nmi n = { .t = t };
+	unsigned long reports;
+	bool ran;
+
+	n.low = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, n.low);
+	reports = kmap_atomic_reports();
+	ran = kmap_test_run_in_nmi(nmi_with_nested_level, &n);
+	reports = kmap_atomic_reports() - reports;
+	__free_page(n.low);
+
+	KUNIT_ASSERT_TRUE_MSG(test, ran, "no NMI ran");
+	KUNIT_EXPECT_TRUE_MSG(test, n.held_ok, "the NMI's KM_NMI lost its page");
+	KUNIT_EXPECT_EQ_MSG(test, reports, 0UL,
+			    "the nested level's exit reported the outer NMI's maps");
+	KUNIT_EXPECT_EQ(test, preempt_count(), 0);
+}
+
 static void nmi_while_irq_holds_slot(struct kunit *test)
 {
 	struct debug_test *t = test->priv;
@@ -1225,6 +1272,7 @@ static struct kunit_case kmap_atomic_debug_cases[] = {
 	KUNIT_CASE(nested_collisions_any_order),
 	KUNIT_CASE(past_the_last_spare),
 	KUNIT_CASE(nmi_while_irq_holds_slot),
+	KUNIT_CASE(nested_nmi_level_exit),
 	KUNIT_CASE(describe_addresses),
 	KUNIT_CASE(faults_are_described),
 	{}

@@ -11,7 +11,7 @@
 #include <linux/preempt.h>
 #include <linux/threads.h>
 #include <asm/apic.h>
-#include <linux/nmi.h>
+#include <asm/nmi.h>
 
 struct kmap_test_nmi {
 	void (*fn)(void *arg);
@@ -24,8 +24,9 @@ struct kmap_test_nmi {
 static struct kmap_test_nmi *kmap_test_nmi_request[NR_CPUS];
 /*
  * The IPIs sent to each CPU and not yet seen: each is claimed, even after
- * its sender gave up waiting, so that none is taken for an unknown NMI;
- * another source's NMI (perf's, the watchdog's) is left alone.
+ * its sender gave up waiting, while the handler is registered (one that
+ * comes later is an unknown NMI); another source's NMI (perf's, the
+ * watchdog's) is left alone.
  */
 static atomic_t kmap_test_nmi_sent[NR_CPUS];
 

@@ -9,6 +9,7 @@
 # booted with the kmap_atomic and kmap_atomic_misuse KUnit suites as
 # modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
 # named slots but KM_NMI, KM_NMI_PTE and KM_KDB, the NMI slots kept to NMIs,
+# each NMI level's counts apart,
 # lowmem maps left unrecorded, kmap_local addresses refused, a
 # leaked kmap_local fallback popped), with the debug flavor rebuilt and
 # booted with its built-in suites. The boot must fail. The file is put back
@@ -65,6 +66,7 @@ mutations=(
 debug_mutations=(
 	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
 	'debug-nmi-slots-refused-in-nmi|s/if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/if (unlikely(ctx == NMI)) {/|kmap_atomic_debug.context_rules'
+	'debug-one-nmi-level|s/return ctx == NMI ? NMI + clamp(depth, 1U, NMI_LEVELS) - 1 : ctx;/return ctx;/|kmap_atomic_debug.nested_nmi_level_exit'
 	'debug-no-nmi-context-rule|s/^\(\t*\)ok = ctx == NMI;$/\1ok = irqs_off;/|kmap_atomic_debug.context_rules'
 	'debug-records-lowmem|s/^\(\t*\)if (page \&\& !PageHighMem(page)) {$/\1if (0) {/|kmap_atomic_debug.correct_26_usage_is_quiet'
 	'debug-leak-keeps-fallback|s/unsigned int n = kmap_atomic_fallback_reclaim();/unsigned int n = 0;/|kmap_atomic_debug.leak_past_the_last_spare'

@@ -37,14 +37,17 @@
 static __always_inline char *bvec_kmap_irq(struct bio_vec *bvec, unsigned long *flags)
 {
 	unsigned int offset = offset_in_page(bvec->bv_offset);
+	char *buf;
 
 	local_irq_save(*flags);
 	if (WARN_ONCE(bvec->bv_len > PAGE_SIZE - offset,
 		      "%s: %pS maps a bvec of %u bytes at offset %u, which crosses a page: refused (map it by bio_for_each_segment())\n",
 		      __func__, (void *)_THIS_IP_, bvec->bv_len, offset))
 		return NULL;
-	return (char *)kmap_atomic(bvec->bv_page + bvec->bv_offset / PAGE_SIZE,
-				   KM_BIO_SRC_IRQ) + offset;
+	buf = kmap_atomic(bvec->bv_page + bvec->bv_offset / PAGE_SIZE, KM_BIO_SRC_IRQ);
+	if (!buf)	/* only in an NMI that finds every spare in use */
+		return NULL;
+	return buf + offset;
 }
 
 /**
@@ -92,7 +95,8 @@ static __always_inline void bio_kunmap_irq(char *buffer, unsigned long *flags)
  * The segment bi_io_vec[@idx], 2.6's bio_iovec_idx(), as a bvec in one
  * page: the page that holds its bv_offset (2.6's bvecs were one page; a
  * bvec may span pages since 5.1). One whose data runs past that page, or
- * an index past bi_vcnt, is reported and gives a bvec with no page, which
+ * an index past bi_vcnt, is reported (WARN once per file that maps by
+ * index) and gives a bvec with no page, which
  * the callers below refuse: 2.6 code takes the length from bv_len and
  * would run past a one-page mapping.
  */
@@ -166,15 +170,18 @@ struct bio_vec __bio_kmap_bad_where(struct bio *bio, ...)
  *
  * Return: the address of the segment's data; NULL, with a report (WARN
  * once per call site), for an index past bi_vcnt or a bvec that crosses a
- * page: nothing is mapped then, and __bio_kunmap_atomic(NULL, type) does
- * nothing.
+ * page (WARN once per file that calls this), or where kmap_atomic() gives
+ * NULL (an NMI with every spare in use): nothing is mapped then, and
+ * __bio_kunmap_atomic(NULL, type) does nothing. The index form counts from
+ * bi_io_vec[0] as 2.6 did, whatever bi_iter says: a split or cloned bio
+ * (whose bi_vcnt is 0) is walked by its iterator instead.
  */
 #define __bio_kmap_atomic(bio, where, type)				\
 ({									\
 	struct bio_vec __bv = __bio_kmap_segment(bio, where);		\
+	char *__p = __bv.bv_page ? kmap_atomic(__bv.bv_page, type) : NULL; \
 									\
-	__bv.bv_page ?							\
-	(char *)kmap_atomic(__bv.bv_page, type) + __bv.bv_offset : NULL; \
+	__p ? __p + __bv.bv_offset : NULL;				\
 })
 
 /**

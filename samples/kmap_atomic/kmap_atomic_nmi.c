@@ -35,7 +35,7 @@
 #include <linux/pgtable.h>
 #include <linux/uaccess.h>
 #include <asm/apic.h>
-#include <linux/nmi.h>
+#include <asm/nmi.h>
 
 #define ROUNDS		200
 #define COPY_LEN	300	/* from 100 bytes before the page boundary on */
@@ -138,15 +138,20 @@ static void nmi_copy_round(struct nmi_copy *c)
 }
 
 static struct nmi_copy *nmi_pending;
+/* Our IPIs not yet seen: each is claimed, any other NMI left alone. */
+static atomic_t nmi_sent;
 
 static int nmi_copy_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	struct nmi_copy *c = READ_ONCE(nmi_pending);
+	struct nmi_copy *c;
 
-	if (!c || c->cpu != smp_processor_id())
+	if (!atomic_add_unless(&nmi_sent, -1, 0))
 		return NMI_DONE;	/* not ours: perf's, the watchdog's */
-	WRITE_ONCE(nmi_pending, NULL);
-	nmi_copy_round(c);
+	c = READ_ONCE(nmi_pending);
+	if (c && c->cpu == smp_processor_id()) {
+		WRITE_ONCE(nmi_pending, NULL);
+		nmi_copy_round(c);
+	}
 	return NMI_HANDLED;
 }
 
@@ -165,6 +170,7 @@ static void copy_in_nmis(struct nmi_copy *c)
 		preempt_disable();
 		c->cpu = smp_processor_id();
 		WRITE_ONCE(nmi_pending, c);
+		atomic_inc(&nmi_sent);
 		apic->send_IPI_mask(cpumask_of(c->cpu), NMI_VECTOR);
 		for (us = 0; us < USEC_PER_SEC && READ_ONCE(nmi_pending); us++)
 			udelay(1);

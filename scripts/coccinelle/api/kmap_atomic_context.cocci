@@ -15,7 +15,10 @@
 ///                   tasklet_setup(), DECLARE_TASKLET(), timer_setup(),
 ///                   DEFINE_TIMER(), netif_napi_add()'s poll, a *_SOFT
 ///                   hrtimer's .function);
-///  context-process  KM_SOFTIRQ*, KM_SKB_* in process context (a work item,
+///  context-process  KM_NMI, KM_NMI_PTE, KM_KDB in process context (a work
+///                   item, a kthread, a threaded irq's thread function, or
+///                   a function that sleeps), and KM_SOFTIRQ*, KM_SKB_* in
+///                   process context (a work item,
 ///                   a kthread, a threaded irq's thread function, or a
 ///                   function that sleeps) with bottom halves and
 ///                   interrupts on, from the top of the function or after
@@ -421,6 +424,10 @@ elif key in hardirq and (T in PROCESS_SLOTS or T in SOFTIRQ_SLOTS or T in NMI_SL
     emit(p, "context-hardirq",
          "%s in %s(), a hard-irq handler (%s): %s; use KM_IRQ0/KM_IRQ1"
          % (T, fn, hardirq[key], why))
+elif key in process and key not in hardirq and key not in softirq and T in NMI_SLOTS:
+    emit(p, "context-process",
+         "%s in %s(), process context (%s): KM_NMI/KM_NMI_PTE are for NMI handlers and KM_KDB for the debugger; use KM_USER0/KM_USER1"
+         % (T, fn, process[key]))
 elif key in softirq and key not in hardirq and (T in PROCESS_SLOTS or T in NMI_SLOTS):
     emit(p, "context-softirq",
          "%s in %s(), a softirq handler (%s): KM_USER*/KM_PTE*/KM_SYNC_*/KM_UML_USERCOPY are for process context, KM_NMI*/KM_KDB for NMIs; use KM_SOFTIRQ0/KM_SOFTIRQ1"
