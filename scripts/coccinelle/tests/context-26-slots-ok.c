@@ -75,7 +75,7 @@ static long dev_ioctl(struct dev *d, void __user *arg)
 {
 	u32 *p, *q;
 
-	msleep(1);	/* process context, as the check knows it */
+	msleep(20);	/* process context, as the check knows it */
 	p = kmap_atomic(d->page, KM_SYNC_ICACHE);
 	q = kmap_atomic(d->pt, KM_UML_USERCOPY);
 

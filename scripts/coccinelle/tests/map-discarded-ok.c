@@ -28,7 +28,7 @@ void *map_for_caller(struct page *page)
  */
 static inline void shmem_swp_balance_unmap(void)
 {
-	(void) kmap_atomic(ZERO_PAGE(0), KM_USER1);
+	(void)kmap_atomic(ZERO_PAGE(0), KM_USER1);
 }
 
 void balance_with_kernel_page(void *kernel_buf)
