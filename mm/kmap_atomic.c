@@ -75,31 +75,40 @@ static const struct {
 	[KM_KDB] = { "KM_KDB", KM_CTX_DEBUGGER },
 };
 
+/*
+ * What a CPU holds, one record per named slot, per spare and per kmap_local
+ * fallback: whose counts its map raised (the task, and the interrupt
+ * level, since an interrupt's counts land on the task it interrupted),
+ * where in them (the page-fault-disable depth right after the map, kept
+ * equal to the map's place in that stack as other maps are released: see
+ * release()), and the type it was mapped for. Every unmap, every reuse of
+ * a map left behind and every reclaim at a context's end goes through
+ * release(). A free record has no task.
+ */
+struct kmap_atomic_held {
+	struct task_struct *task;	/* compared, never followed; NULL: free */
+	unsigned int level;		/* kmap_atomic_level() */
+	int depth;			/* current->pagefault_disabled */
+	unsigned int type;		/* KM_TYPE_NR for a type that is no slot */
+	/* A fallback's kmap_local address and its pte there. */
+	unsigned long vaddr;
+	pteval_t pte;
+};
+
 struct kmap_atomic_cpu {
 	/*
 	 * Each slot's pte, looked up on its first use (the fixmap page
 	 * tables exist from paging_init() on): one load on the fast path.
 	 */
-	pte_t *ptes[KM_TYPE_NR + KM_SPARE_SLOTS];
-	/*
-	 * The type each spare was given for (KM_TYPE_NR for a type that is no
-	 * slot); valid while its pte is set.
-	 */
-	unsigned int spare_type[KM_SPARE_SLOTS];
-	/*
-	 * kmap_local addresses handed out when every spare was in use, and
-	 * the types they were for: there can be no more than kmap_local has
-	 * slots.
-	 */
-	unsigned long fallback[KM_MAX_IDX];
-	unsigned int fallback_type[KM_MAX_IDX];
-	unsigned int fallback_level[KM_MAX_IDX];	/* kmap_atomic_level() */
-	/* Whose stack it is on (compared, never followed), and its pte there. */
-	struct task_struct *fallback_task[KM_MAX_IDX];
-	pteval_t fallback_pte[KM_MAX_IDX];
+	pte_t *ptes[KM_SLOTS_USED];
+	struct kmap_atomic_held held[KM_HELD_NR];
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
+
+/* Spares and fallbacks held on this CPU: what gates the context-end reclaim. */
+DEFINE_PER_CPU(unsigned int, kmap_atomic_outstanding);
+EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_outstanding);
 
 /**
  * kmap_atomic_slot_name - the name of a slot, for reports
@@ -292,8 +301,55 @@ static bool claim_none_pte(pte_t *ptep, pte_t pte)
  * Map @pfn in slot @idx of this CPU if its pte is none; preemption is off.
  * Return: the slot's address, or 0 if the slot is in use.
  */
-static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn,
-					     pgprot_t prot)
+
+/* Is @h a map of this context: the task whose counts it raised, at this level? */
+static __always_inline bool mine(const struct kmap_atomic_held *h)
+{
+	return h->task == current && h->level == kmap_atomic_level();
+}
+
+/* Is @h this context's last map, the top of its count stack? */
+static __always_inline bool at_top(const struct kmap_atomic_held *h)
+{
+	return mine(h) && h->depth == current->pagefault_disabled;
+}
+
+/*
+ * Does record @i count in kmap_atomic_outstanding while held? Spares and
+ * fallbacks, and named slots mapped in an interrupt: what a context's end
+ * reclaims, where a task's named slots are told apart by orphaned().
+ */
+static __always_inline bool outstanding(unsigned int i, unsigned int level)
+{
+	return i >= KM_TYPE_NR || level;
+}
+
+/*
+ * Fill in record @i for a map of @type by this context. The task goes in
+ * last: an interrupt that finds the record without it takes the slot for
+ * one in use, never for one left behind.
+ */
+static __always_inline void hold(unsigned int i, unsigned int type)
+{
+	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
+	unsigned int level = kmap_atomic_level();
+
+	h->type = type;
+	h->level = level;
+	h->depth = current->pagefault_disabled;
+	if (outstanding(i, level))
+		this_cpu_inc(kmap_atomic_outstanding);
+	barrier();
+	WRITE_ONCE(h->task, current);
+}
+
+/*
+ * Map @pfn in slot @idx of this CPU, for @type, if its pte is none;
+ * preemption is off.
+ * Return: the slot's address, or 0 if the slot is in use.
+ */
+static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type,
+					     unsigned long pfn, pgprot_t prot)
 {
 	unsigned long vaddr = slot_addr(idx);
 	pte_t pte = pfn_pte(pfn, prot);
@@ -301,6 +357,7 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned long pfn
 	if (!claim_none_pte(slot_pte(idx), pte))
 		return 0;
 	arch_kmap_local_post_map(vaddr, pte);
+	hold(idx, type);
 	return vaddr;
 }
 
@@ -314,7 +371,7 @@ void kmap_atomic_refuse(void)
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
-	return map_idx(idx, pfn, prot);
+	return map_idx(idx, idx, pfn, prot);
 }
 #endif
 
@@ -326,218 +383,322 @@ static __always_inline void clear_idx(pte_t *ptep, unsigned long vaddr)
 	arch_kmap_local_post_unmap(vaddr);
 }
 
-/* Unmap slot @idx of this CPU. */
-void kmap_atomic_clear_idx(unsigned int idx)
-{
-	clear_idx(slot_pte(idx), slot_addr(idx));
-}
-
 /*
- * Does this task's kmap_local stack still hold fallback @i as it was
- * mapped? Not if it was released another way (kunmap_local()): then the
- * record is stale, and the same address may be someone else's entry now.
+ * Is fallback record @h still an entry of this task's kmap_local stack as
+ * it was mapped? Not if it was released another way (kunmap_local()):
+ * then the record is stale, and the address may be someone else's entry.
  */
-static bool fallback_live(struct kmap_atomic_cpu *kc, unsigned int i)
+static bool fallback_live(const struct kmap_atomic_held *h)
 {
-	int idx = kmap_atomic_local_entry(kc->fallback[i] & PAGE_MASK);
+	int idx = kmap_atomic_local_entry(h->vaddr);
 
-	return idx >= 0 && idx < current->kmap_ctrl.idx &&
-	       pte_val(current->kmap_ctrl.pteval[idx]) == kc->fallback_pte[i];
+	return h->task == current && idx >= 0 && idx < current->kmap_ctrl.idx &&
+	       pte_val(current->kmap_ctrl.pteval[idx]) == h->pte;
+}
+
+/* Free record @i, which maps nothing (any more). */
+static __always_inline void drop(unsigned int i)
+{
+	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
+
+	WRITE_ONCE(h->task, NULL);
+	if (outstanding(i, h->level))
+		this_cpu_dec(kmap_atomic_outstanding);
 }
 
 /*
- * With every spare in use, a misuse is mapped with kmap_local, and the
- * address noted, with its type, context, task and pte, so that the typed
- * unmap knows it. This task's records that its stack no longer holds
- * (released another way, or at this very address) are dropped first;
- * another task's may still be live (it is pinned here, and may have been
- * preempted after a lowmem unmap gave its counts back), so they stay.
- * Not for NMIs: kmap_local's stack is the interrupted task's.
+ * The one release: every unmap, the reuse of a map left behind and the
+ * reclaim at a context's end come here. Free record @i (first, so that an
+ * interrupt in between takes the slot for one in use), then unmap: clear
+ * the slot's pte and flush it here, or pop the fallback from kmap_local's
+ * stack (unmap it now and pop it when it is the top, if it is not). If
+ * the map's counts are given back with it (@popped), the maps this
+ * context made after it move down a place in its count stack, so that
+ * each record's depth stays the place of its count. Interrupts are off,
+ * or the record is the caller's own, which no interrupt takes.
+ *
+ * Return: the page frame it mapped.
+ */
+static unsigned long release(unsigned int i, bool popped)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	struct kmap_atomic_held *h = &kc->held[i];
+	struct task_struct *task = h->task;
+	unsigned int level = h->level, j;
+	int depth = h->depth;
+	unsigned long pfn;
+
+	drop(i);
+	barrier();
+	if (i < KM_SLOTS_USED) {
+		pte_t *ptep = slot_pte(i);
+
+		pfn = pte_pfn(ptep_get(ptep));
+		clear_idx(ptep, slot_addr(i));
+	} else {
+		pfn = pte_pfn(__pte(h->pte));
+		if (h->vaddr == kmap_atomic_local_top())
+			kunmap_local_indexed((void *)h->vaddr);
+		else
+			kmap_atomic_release_buried(h->vaddr);
+	}
+	if (!popped || depth >= current->pagefault_disabled)
+		return pfn;
+	for (j = 0; j < KM_HELD_NR; j++) {
+		h = &kc->held[j];
+		if (h->task == task && h->level == level && h->depth > depth)
+			h->depth--;
+	}
+	return pfn;
+}
+
+/* kmap_atomic_release - release record @i and give back its counts' place */
+unsigned long kmap_atomic_release(unsigned int i)
+{
+	return release(i, true);
+}
+
+/*
+ * Was the map in record @h left behind: its counts given back without it
+ * (a lowmem pointer passed for it deeper in its context, 2.6's rule), or
+ * its context over? Then nothing uses it: its task is another (a task
+ * holding a map cannot be switched out), its context is no longer under
+ * this one, or, in this very context, it sits at or above the top of the
+ * count stack. A record being written or released is in use.
+ */
+static bool orphaned(const struct kmap_atomic_held *h)
+{
+	unsigned int level = kmap_atomic_level(), l = h->level;
+	struct task_struct *task = READ_ONCE(h->task);
+
+	if (!task)
+		return false;
+	if (task != current)
+		return true;
+	if (l == level)
+		return h->depth >= current->pagefault_disabled;
+	/* A context under this one: each nesting count no more than ours. */
+	return (l & NMI_MASK) > (level & NMI_MASK) ||
+	       (l & HARDIRQ_MASK) > (level & HARDIRQ_MASK) ||
+	       (l & SOFTIRQ_OFFSET) > (level & SOFTIRQ_OFFSET);
+}
+
+/*
+ * Release slot @idx if the map in it was left behind (orphaned()), for
+ * the map that finds it in use. Return: whether it was.
+ */
+bool kmap_atomic_reclaim_orphan(unsigned int idx)
+{
+	unsigned long flags;
+	bool orphan;
+
+	/* An interrupt that reclaims it too must find it whole, or free. */
+	local_irq_save(flags);
+	orphan = orphaned(this_cpu_ptr(&kmap_atomic_cpu.held[idx]));
+	if (orphan)
+		release(idx, false);
+	local_irq_restore(flags);
+	return orphan;
+}
+
+/*
+ * Which record an unmap of @vaddr (a page's address) as @type stands for,
+ * on this CPU. A mapped address: the record of this context that maps
+ * it, under whatever type. A lowmem address: the record of this context
+ * for @type (its named slot, a spare or a fallback given for it) whose
+ * count is the top of this context's stack: a wrong pointer passed for
+ * that map. A lowmem unmap deeper than that is 2.6's rule, for a lowmem
+ * map. Stale fallback records met on the way are dropped. Interrupts are
+ * off.
+ *
+ * Return: the record's index; -1 if the unmap stands for no map of this
+ * context, with *@other set if @vaddr is another context's map here.
+ */
+int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	struct kmap_atomic_where w;
+	struct kmap_atomic_held *h;
+	unsigned int i;
+
+	*other = false;
+	type = min_t(unsigned int, type, KM_TYPE_NR);
+	if (kmap_atomic_is_lowmem(vaddr)) {
+		if (type < KM_TYPE_NR && at_top(&kc->held[type]))
+			return type;
+		for (i = KM_TYPE_NR; this_cpu_read(kmap_atomic_outstanding) && i < KM_HELD_NR; i++) {
+			h = &kc->held[i];
+			if (h->type != type || !at_top(h))
+				continue;
+			if (i < KM_SLOTS_USED || fallback_live(h))
+				return i;
+			drop(i);
+		}
+		return -1;
+	}
+	if (kmap_atomic_slot_of(vaddr, &w)) {
+		if (w.cpu != smp_processor_id() || w.guard || !READ_ONCE(kc->held[w.idx].task))
+			return -1;
+		if (mine(&kc->held[w.idx]))
+			return w.idx;
+		*other = true;
+		return -1;
+	}
+	if (!kmap_atomic_is_local(vaddr))
+		return -1;
+	for (i = KM_SLOTS_USED; this_cpu_read(kmap_atomic_outstanding) && i < KM_HELD_NR; i++) {
+		h = &kc->held[i];
+		if (h->task != current || h->vaddr != vaddr)
+			continue;
+		if (!fallback_live(h)) {
+			drop(i);
+			continue;
+		}
+		if (h->level == kmap_atomic_level())
+			return i;
+		*other = true;
+		return -1;
+	}
+	return -1;
+}
+
+/* The type record @i was mapped for: KM_TYPE_NR for one that is no slot. */
+unsigned int kmap_atomic_held_type(unsigned int i)
+{
+	return this_cpu_read(kmap_atomic_cpu.held[i].type);
+}
+
+/*
+ * kmap_local's entries a fallback may take: kmap_local_idx_push() BUG()s
+ * when the index reaches KM_MAX_IDX, and the task's own kmap_local maps
+ * keep KM_LOCAL_RESERVE of them.
+ */
+#define KM_LOCAL_INCR		(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
+#define KM_LOCAL_RESERVE	4
+
+/*
+ * With every spare in use, a misuse is mapped with kmap_local, and
+ * recorded with its address and pte there, so that the typed unmap knows
+ * it. Not for NMIs: kmap_local's stack is the interrupted task's.
+ * Return: the address, or NULL if kmap_local's stack (past which it would
+ * BUG()) or the records are full.
  */
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int i, n = ARRAY_SIZE(kc->fallback), free = n;
-	unsigned long flags, vaddr;
-	void *addr;
-	int idx;
-
-	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) |
-						   arch_kmap_atomic_fallback_tag));
-	vaddr = (unsigned long)addr;
-	idx = kmap_atomic_local_entry(vaddr);
-	/* An interrupt that falls back too must see the table whole. */
-	local_irq_save(flags);
-	for (i = 0; i < n; i++) {
-		if (kc->fallback[i] && kc->fallback_task[i] == current &&
-		    ((kc->fallback[i] & PAGE_MASK) == vaddr || !fallback_live(kc, i)))
-			kc->fallback[i] = 0;
-		if (!kc->fallback[i] && free == n)
-			free = i;
-	}
-	if (free < n) {
-		kc->fallback_type[free] = min_t(unsigned int, type, KM_TYPE_NR);
-		kc->fallback_level[free] = kmap_atomic_level();
-		kc->fallback_task[free] = current;
-		kc->fallback_pte[free] = pte_val(current->kmap_ctrl.pteval[idx]);
-		barrier();	/* published whole */
-		WRITE_ONCE(kc->fallback[free], vaddr);
-	}
-	local_irq_restore(flags);
-	WARN_ONCE(free == n,
-		  "kmap_atomic: CPU%u has no room to record a kmap_local fallback: its typed unmap will be refused\n",
-		  smp_processor_id());
-	return addr;
-}
-
-/*
- * Release a fallback mapping of @type, and give its page frame in @pfn:
- * popped if it is the top of kmap_local's stack, else unmapped and popped
- * once it is. A refusal changes nothing. Only this task's records are
- * looked at; a stale one is dropped. Interrupts are off: one that falls
- * back too must not take the address while its old record is still there.
- */
-enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
-						    unsigned long *pfn)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	enum kmap_fallback_unmap r = KMAP_FALLBACK_NONE;
+	struct kmap_atomic_held *h = NULL;
 	unsigned long flags;
+	void *addr = NULL;
 	unsigned int i;
 
+	/* An interrupt that falls back too must see the records whole. */
 	local_irq_save(flags);
-	for (i = 0; vaddr && i < ARRAY_SIZE(kc->fallback); i++) {
-		if ((kc->fallback[i] & PAGE_MASK) != vaddr || kc->fallback_task[i] != current)
-			continue;
-		if (!fallback_live(kc, i)) {
-			kc->fallback[i] = 0;
-			continue;
-		}
-		if (kc->fallback_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
-			r = KMAP_FALLBACK_OTHER_TYPE;
-			break;
-		}
-		if (kc->fallback_level[i] != kmap_atomic_level()) {
-			r = KMAP_FALLBACK_OTHER_CONTEXT;
-			break;
-		}
-		*pfn = pte_pfn(__pte(kc->fallback_pte[i]));
-		kc->fallback[i] = 0;
-		if (vaddr == kmap_atomic_local_top())
-			kunmap_local_indexed(addr);
-		else
-			kmap_atomic_release_buried(vaddr);
-		r = KMAP_FALLBACK_RELEASED;
-		break;
+	if (current->kmap_ctrl.idx + KM_LOCAL_INCR * (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)
+		goto out;
+	for (i = KM_SLOTS_USED; i < KM_HELD_NR; i++) {
+		if (kc->held[i].task && kc->held[i].task == current && !fallback_live(&kc->held[i]))
+			drop(i);
+		if (!kc->held[i].task && !h)
+			h = &kc->held[i];
 	}
+	if (!h)
+		goto out;
+	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) |
+						   arch_kmap_atomic_fallback_tag));
+	h->vaddr = (unsigned long)addr;
+	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
+	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR));
+out:
 	local_irq_restore(flags);
-	return r;
-}
-
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/*
- * For the debug flavor's leak checks: release the fallbacks that the
- * context now ending (or the task now dying) still holds, as their typed
- * unmaps would have, so that kmap_local's stack (an interrupt's entries
- * are on the interrupted task's) is as it was; drop its stale records.
- * Return: how many were released.
- */
-unsigned int kmap_atomic_fallback_reclaim(void)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int i, n = 0;
-	unsigned long pfn;
-
-	for (i = ARRAY_SIZE(kc->fallback); i-- > 0;) {
-		if (!kc->fallback[i] || kc->fallback_task[i] != current ||
-		    kc->fallback_level[i] != kmap_atomic_level())
-			continue;
-		if (kmap_atomic_fallback_unmap((void *)kc->fallback[i], kc->fallback_type[i],
-					       &pfn) == KMAP_FALLBACK_RELEASED)
-			n++;
-	}
-	return n;
-}
-#endif
-
-/* Why kmap_atomic_fallback_unmap() refused, for KMAP_FALLBACK_REFUSED. */
-const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r)
-{
-	switch (r) {
-	case KMAP_FALLBACK_OTHER_TYPE:
-		return "mapped as another type";
-	case KMAP_FALLBACK_OTHER_CONTEXT:
-		return "mapped in another context";
-	default:
-		return "";
-	}
+	return addr;
 }
 
 /*
  * Map @pfn in a free spare of this CPU for a misuse of @type, claimed on
  * its pte so that an interrupt or NMI on this CPU cannot take the same
- * one. The last KM_NMI_SPARES are kept for NMIs, which must never need the
- * kmap_local fallback: kmap_local's stack is the interrupted task's.
+ * one; with none free, in one left behind (*@reused). The last
+ * KM_NMI_SPARES are kept for NMIs, which must never need the kmap_local
+ * fallback: kmap_local's stack is the interrupted task's.
  * Return: the spare's number, or -1 if none is free.
  */
-int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type)
+int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused)
 {
 	unsigned int spares = KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES);
-	unsigned long vaddr;
-	unsigned int i;
+	unsigned long vaddr = 0;
+	unsigned int i, pass;
 
-	for (i = 0; i < spares; i++) {
-		vaddr = map_idx(KM_TYPE_NR + i, pfn, prot);
-		if (!vaddr)
-			continue;
-		/*
-		 * A spare is any context's: an interrupt may have taken it in
-		 * the moment between another context's pte clear and flush.
-		 */
-		arch_kmap_local_post_unmap(vaddr);
-		this_cpu_write(kmap_atomic_cpu.spare_type[i],
-			       min_t(unsigned int, type, KM_TYPE_NR));
-		return i;
+	type = min_t(unsigned int, type, KM_TYPE_NR);
+	*reused = false;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < spares; i++) {
+			if (pass && !kmap_atomic_reclaim_orphan(KM_TYPE_NR + i))
+				continue;
+			vaddr = map_idx(KM_TYPE_NR + i, type, pfn, prot);
+			if (!vaddr)
+				continue;
+			/*
+			 * A spare is any context's: an interrupt may have taken it in
+			 * the moment between another context's pte clear and flush.
+			 */
+			arch_kmap_local_post_unmap(vaddr);
+			*reused = pass;
+			return i;
+		}
 	}
 	return -1;
 }
 
-/* A collision or a bad type: map in a spare, else in a kmap_local fallback. */
+/*
+ * A collision or a bad type: the named slot again if what holds it was
+ * left behind, else a spare, else a kmap_local fallback.
+ */
 static noinline void *map_misused(unsigned long pfn, enum km_type type,
 				  pgprot_t prot, unsigned long ip)
 {
 	unsigned int cpu = smp_processor_id();
-	int i = kmap_atomic_claim_spare(pfn, prot, type);
+	unsigned long vaddr;
+	bool reused;
 	void *addr;
+	int i;
 
+	if ((unsigned int)type < KM_TYPE_NR && kmap_atomic_reclaim_orphan(type)) {
+		vaddr = map_idx(type, type, pfn, prot);
+		if (vaddr) {
+			trace_kmap_atomic_map(type, pfn, vaddr, ip);
+			report(KMAP_REPORT_LEAK, type, pfn, 0, ip,
+			       "%pS maps %s, which CPU%u still mapped for a map whose counts were given back without it (a wrong pointer unmapped out of order?): reclaimed and reused",
+			       (void *)ip, kmap_atomic_slot_name(type), cpu);
+			return (void *)vaddr;
+		}
+	}
+	i = kmap_atomic_claim_spare(pfn, prot, type, &reused);
 	/* The map's event first, then the report's, as in the debug flavor. */
 	if (i >= 0) {
 		addr = (void *)slot_addr(KM_TYPE_NR + i);
 		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 		if ((unsigned int)type >= KM_TYPE_NR)
 			report(KMAP_REPORT_INVALID_TYPE, type, pfn, 0, ip,
-			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u",
-			       (void *)ip, type, KM_TYPE_NR, i, cpu);
+			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u%s",
+			       (void *)ip, type, KM_TYPE_NR, i, cpu,
+			       reused ? ", reclaimed from a map left behind" : "");
 		else
 			report(KMAP_REPORT_COLLISION, type, pfn, 0, ip,
-			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u",
-			       (void *)ip, kmap_atomic_slot_name(type), cpu, i);
+			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u%s",
+			       (void *)ip, kmap_atomic_slot_name(type), cpu, i,
+			       reused ? ", reclaimed from a map left behind" : "");
 		return addr;
 	}
 
-	if (in_nmi()) {
-		/*
-		 * An NMI that misused twice: nothing is left that it may take.
-		 * Its counts are given back: its unmap of NULL changes nothing.
-		 */
+	/* kmap_local's stack is the interrupted task's: an NMI gets NULL. */
+	addr = in_nmi() ? NULL : kmap_atomic_fallback_map(pfn, prot, type);
+	if (!addr) {
 		report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
-		       "%pS maps %s on CPU%u in an NMI, with every spare in use: not mapped, NULL returned",
-		       (void *)ip, kmap_atomic_slot_name(type), cpu);
+		       "%pS maps %s on CPU%u with every spare in use and %s: not mapped, NULL returned",
+		       (void *)ip, kmap_atomic_slot_name(type), cpu,
+		       in_nmi() ? "in an NMI" : "kmap_local's stack full");
 		kmap_atomic_refuse();
 		return NULL;
 	}
-	addr = kmap_atomic_fallback_map(pfn, prot, type);
 	trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 	report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
 	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local",
@@ -556,7 +717,9 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
  * faults; use those, not this.
  *
  * Return: the slot's virtual address, now mapping @pfn; a spare slot's if
- * @type is in use on this CPU or is no slot.
+ * @type is in use on this CPU or is no slot; with every spare in use, a
+ * kmap_local address; NULL, with the counts given back, for an NMI with
+ * every spare in use or with kmap_local's stack full.
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
@@ -564,7 +727,7 @@ void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 	unsigned long vaddr;
 
 	if (likely(idx < KM_TYPE_NR)) {
-		vaddr = map_idx(idx, pfn, prot);
+		vaddr = map_idx(idx, idx, pfn, prot);
 		if (likely(vaddr)) {
 			/*
 			 * An interrupt (a misuse, or an NMI) may have come
@@ -600,32 +763,39 @@ void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
 EXPORT_SYMBOL(__kmap_atomic_trace_lowmem);
 #endif
 
-/* What @vaddr is, for a report of an unmap that does not match. */
-static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type,
+/* What @vaddr is, for the report of an unmap that stands for no map. */
+static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type, bool other,
 			 unsigned long ip)
 {
 	unsigned int cpu = smp_processor_id();
 	const char *name = kmap_atomic_slot_name(type);
 	struct kmap_atomic_where w;
 
+	if (other) {
+		report(KMAP_REPORT_OTHER_CONTEXT, type, 0, addr, ip,
+		       "%pS unmaps %p from %s, but another context on CPU%u mapped it (an interrupt's map, or the one it interrupted): nothing changed",
+		       (void *)ip, addr, name, cpu);
+		return;
+	}
 	if (type >= KM_TYPE_NR) {
 		report(KMAP_REPORT_INVALID_TYPE, type, 0, addr, ip,
-		       "%pS unmaps %p from slot %u, which does not exist: nothing changed",
+		       "%pS unmaps %p from slot %u, which does not exist, and maps nothing of this context: nothing changed",
 		       (void *)ip, addr, type);
 		return;
 	}
-	if (vaddr == slot_addr(type)) {
+	if (kmap_atomic_slot_of(vaddr, &w) && w.cpu == cpu && !w.guard) {
 		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
-		       "%pS unmaps %s, which CPU%u has not mapped (unmapped twice?): nothing changed",
-		       (void *)ip, name, cpu);
+		       "%pS unmaps %p from %s, but CPU%u's %s maps nothing (unmapped twice, or a stale pointer?): nothing changed",
+		       (void *)ip, addr, name, cpu,
+		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare");
 		return;
 	}
 	if (kmap_atomic_slot_of(vaddr, &w)) {
 		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-		       "%pS unmaps %p from %s, but that is CPU%u's %s%s on CPU%u: nothing changed",
-		       (void *)ip, addr, name, w.cpu,
-		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare",
-		       w.cpu == cpu ? " (the wrong type?)" : "", cpu);
+		       "%pS unmaps %p from %s on CPU%u, but that is CPU%u's %s: nothing changed",
+		       (void *)ip, addr, name, cpu, w.cpu,
+		       w.guard ? "guard page or padding" :
+		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare");
 		return;
 	}
 	if (kmap_atomic_is_local(vaddr)) {
@@ -635,57 +805,8 @@ static void report_unmap(const void *addr, unsigned long vaddr, unsigned int typ
 		return;
 	}
 	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-	       "%pS unmaps %p from %s, but no typed slot maps it: nothing changed",
+	       "%pS unmaps %p from %s, but no typed slot maps it (a stale or made-up pointer?): nothing changed",
 	       (void *)ip, addr, name);
-}
-
-/* The unmap of a spare, a fallback, or a misuse: see __kunmap_atomic_slot(). */
-static noinline bool unmap_misused(const void *addr, unsigned int type, unsigned long ip)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	enum kmap_fallback_unmap r;
-	unsigned long pfn;
-	unsigned int i;
-
-	for (i = 0; i < KM_SPARE_SLOTS; i++) {
-		if (vaddr != slot_addr(KM_TYPE_NR + i) ||
-		    pte_none(ptep_get(slot_pte(KM_TYPE_NR + i))))
-			continue;
-		if (kc->spare_type[i] != min_t(unsigned int, type, KM_TYPE_NR)) {
-			report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-			       "%pS unmaps %p from %s, but spare %u on CPU%u stands in for %s: nothing changed",
-			       (void *)ip, addr, kmap_atomic_slot_name(type), i,
-			       smp_processor_id(), kmap_atomic_slot_name(kc->spare_type[i]));
-			return false;
-		}
-		if (trace_kmap_atomic_unmap_enabled())
-			unmap_event_pte(type, slot_pte(KM_TYPE_NR + i), vaddr, ip);
-		kmap_atomic_clear_idx(KM_TYPE_NR + i);
-		return true;
-	}
-	r = kmap_atomic_fallback_unmap(addr, type, &pfn);
-	if (r == KMAP_FALLBACK_RELEASED) {
-		trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
-		return true;
-	}
-	if (r != KMAP_FALLBACK_NONE) {
-		report(r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
-		       KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-		       KMAP_FALLBACK_REFUSED, (void *)ip, addr, kmap_atomic_slot_name(type),
-		       kmap_atomic_fallback_refusal(r));
-		return false;
-	}
-	report_unmap(addr, vaddr, type, ip);
-	return false;
-}
-
-static noinline bool unmap_unmapped(const void *addr, unsigned int type, unsigned long ip)
-{
-	report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
-	       "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
-	       (void *)ip, addr, kmap_atomic_slot_name(type));
-	return false;
 }
 
 static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
@@ -696,59 +817,108 @@ static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
 	return false;
 }
 
+/*
+ * Every unmap but a named slot's own at the top of its context and a
+ * lowmem one that stands for no map: see kmap_atomic_find_held().
+ */
+static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned long ip)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	bool lowmem = kmap_atomic_is_lowmem(vaddr);
+	unsigned int held_type = 0;
+	unsigned long flags, pfn = 0;
+	bool other;
+	int i;
+
+	local_irq_save(flags);
+	i = kmap_atomic_find_held(vaddr, type, &other);
+	if (i >= 0) {
+		held_type = kmap_atomic_held_type(i);
+		pfn = release(i, true);
+	}
+	local_irq_restore(flags);
+	if (i < 0 && lowmem) {
+		/* 2.6's rule; but with nothing mapped the counts would go below zero. */
+		if (pagefault_disabled()) {
+			if (trace_kmap_atomic_unmap_enabled())
+				unmap_event_lowmem(type, vaddr, ip);
+			return true;
+		}
+		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
+		       "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
+		       (void *)ip, addr, kmap_atomic_slot_name(type));
+		return false;
+	}
+	if (i < 0) {
+		report_unmap(addr, vaddr, type, other, ip);
+		return false;
+	}
+	trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
+	if (lowmem)
+		report(KMAP_REPORT_WRONG_ADDRESS, type, pfn, addr, ip,
+		       KMAP_WRONG_POINTER, (void *)ip, addr, kmap_atomic_slot_name(type),
+		       i < KM_TYPE_NR ? kmap_atomic_slot_name(i) :
+		       i < KM_SLOTS_USED ? "a spare" : "a kmap_local fallback");
+	else if (held_type != min_t(unsigned int, type, KM_TYPE_NR))
+		report(KMAP_REPORT_WRONG_ADDRESS, type, pfn, addr, ip,
+		       KMAP_WRONG_TYPE, (void *)ip, addr, kmap_atomic_slot_name(type),
+		       kmap_atomic_slot_name(held_type));
+	/* Released; but were its counts given back already? */
+	if (unlikely(!pagefault_disabled()))
+		return unmap_unbalanced(addr, type, ip);
+	return true;
+}
+
 /**
  * __kunmap_atomic_slot - unmap what kmap_atomic(page, type) mapped
  * @addr: an address inside the mapped page
  * @type: the slot named
  *
- * The out-of-line half of kunmap_atomic(addr, type). A lowmem address used
- * no slot: nothing to do. Otherwise @addr must be in the page that @type
- * (or the spare that a misuse of @type was given) maps on this CPU: its
- * pte is cleared and that address flushed here. If page faults are
- * enabled by then, a lowmem address gave the map's counts back already
- * (2.6's rule): reported, and the counts are left alone.
+ * The out-of-line half of kunmap_atomic(addr, type). An unmap that stands
+ * for a map of this context is released: the address of a map it made
+ * (named slot, spare or kmap_local fallback), under any type, or a lowmem
+ * address passed for its last map of @type (a wrong pointer); a wrong
+ * type or pointer is reported. Any other lowmem address used no slot
+ * (2.6's rule). An unmap that stands for no map of this context (unmapped
+ * twice, another context's or CPU's map, a made-up pointer) is reported
+ * and changes nothing.
  *
  * Return: true if the caller is to enable page faults and preemption; false
- * after a report, when nothing was changed.
+ * after a report of an unmap that stands for no map, or of one whose counts
+ * were given back already.
  */
 bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	struct kmap_atomic_held *h;
 	unsigned int idx = type;
 	bool ok = true;
-	pte_t *ptep;
 
 	/*
 	 * Preemption is off if a map is held; a misused unmap may come with
 	 * it on, and must not move to another CPU between check and clear.
 	 */
 	preempt_disable();
-	if (likely(idx < KM_TYPE_NR && vaddr == slot_addr(idx))) {
-		ptep = slot_pte(idx);
-		if (likely(!pte_none(ptep_get(ptep)))) {
+	if (likely(idx < KM_TYPE_NR)) {
+		h = this_cpu_ptr(&kmap_atomic_cpu.held[idx]);
+		if (likely(vaddr == slot_addr(idx) && at_top(h))) {
 			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event_pte(type, ptep, vaddr, _RET_IP_);
-			clear_idx(ptep, vaddr);
-			/* Cleared; but were its counts given back already? */
-			if (unlikely(!pagefault_disabled()))
-				ok = unmap_unbalanced(addr, type, _RET_IP_);
+				unmap_event_pte(type, slot_pte(idx), vaddr, _RET_IP_);
+			/* Free first: an interrupt in between finds the slot in use. */
+			drop(idx);
+			barrier();
+			clear_idx(slot_pte(idx), vaddr);
+			goto out;
+		}
+		/* 2.6's rule, for a lowmem map: no map of this context stands for it. */
+		if (kmap_atomic_is_lowmem(vaddr) && pagefault_disabled() && !at_top(h) &&
+		    !this_cpu_read(kmap_atomic_outstanding)) {
+			if (trace_kmap_atomic_unmap_enabled())
+				unmap_event_lowmem(type, vaddr, _RET_IP_);
 			goto out;
 		}
 	}
-	/*
-	 * 2.6's rule: a lowmem address used no slot, whatever it points at;
-	 * but with nothing mapped the counts would go below zero.
-	 */
-	if (!kmap_atomic_is_lowmem(vaddr)) {
-		ok = unmap_misused(addr, type, _RET_IP_);
-		/* A spare or fallback released: its counts given back already? */
-		if (ok && unlikely(!pagefault_disabled()))
-			ok = unmap_unbalanced(addr, type, _RET_IP_);
-	} else if (unlikely(!pagefault_disabled())) {
-		ok = unmap_unmapped(addr, type, _RET_IP_);
-	} else if (trace_kmap_atomic_unmap_enabled()) {
-		unmap_event_lowmem(type, vaddr, _RET_IP_);
-	}
+	ok = unmap_slow(addr, type, _RET_IP_);
 out:
 	if (likely(ok))
 		preempt_enable_no_resched();
@@ -757,3 +927,79 @@ out:
 	return ok;
 }
 EXPORT_SYMBOL(__kunmap_atomic_slot);
+
+#ifndef CONFIG_DEBUG_KMAP_ATOMIC
+/**
+ * __kmap_atomic_reclaim - release what an ending context left in spares and fallbacks
+ *
+ * Called through kmap_atomic_check_leaks() where a system call, a hard
+ * interrupt, a softirq handler or an NMI ends, or a task dies of an oops,
+ * while this CPU has a spare or kmap_local fallback held. Each of the
+ * ending context's is reported once per call site and released, last map
+ * first, and the counts its map raised are given back unless a lowmem
+ * unmap gave them back already. A named slot left behind is reclaimed by
+ * its next map instead (orphaned()).
+ */
+void __kmap_atomic_reclaim(void)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int i, n = 0;
+	unsigned long flags;
+	int last;
+
+	local_irq_save(flags);
+	for (;;) {
+		last = -1;
+		for (i = 0; i < KM_HELD_NR; i++)
+			if (mine(&kc->held[i]) &&
+			    (last < 0 || kc->held[i].depth > kc->held[last].depth))
+				last = i;
+		if (last < 0)
+			break;
+		if (last >= KM_SLOTS_USED && !fallback_live(&kc->held[last])) {
+			drop(last);
+			continue;
+		}
+		n++;
+		if (kc->held[last].depth > current->pagefault_disabled) {
+			release(last, false);
+			continue;
+		}
+		release(last, true);
+		kmap_atomic_refuse();
+	}
+	local_irq_restore(flags);
+	if (n)
+		report(KMAP_REPORT_LEAK, KM_TYPE_NR, 0, 0, _RET_IP_,
+		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots) still held as their context ends (at %pS): released, counts given back",
+		       n, smp_processor_id(), (void *)_RET_IP_);
+}
+EXPORT_SYMBOL(__kmap_atomic_reclaim);
+#endif
+
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+/*
+ * For the debug flavor's leak checks: release the fallbacks that the
+ * context now ending still holds, as their unmaps would have, so that
+ * kmap_local's stack (an interrupt's entries are on the interrupted
+ * task's) is as it was; drop its stale records.
+ * Return: how many were released.
+ */
+unsigned int kmap_atomic_fallback_reclaim(void)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int i, n = 0;
+
+	for (i = KM_HELD_NR; i-- > KM_SLOTS_USED;) {
+		if (!mine(&kc->held[i]))
+			continue;
+		if (fallback_live(&kc->held[i])) {
+			release(i, true);
+			n++;
+		} else {
+			drop(i);
+		}
+	}
+	return n;
+}
+#endif

@@ -119,10 +119,23 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 	return true;
 }
 
-void kmap_atomic_clear_idx(unsigned int idx);
+/* The records of what a CPU holds: named slots, spares, kmap_local fallbacks. */
+#define KM_SLOTS_USED	(KM_TYPE_NR + KM_SPARE_SLOTS)
+#define KM_HELD_NR	(KM_SLOTS_USED + KM_MAX_IDX)
+
+/*
+ * This CPU's spares, fallbacks and named slots mapped in an interrupt,
+ * held: what a context's end reclaims (<linux/kmap_atomic_debug.h>).
+ */
+DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
+
 bool kmap_atomic_report_site(unsigned long ip);
-int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type);
+int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
+int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);
+unsigned int kmap_atomic_held_type(unsigned int i);
+unsigned long kmap_atomic_release(unsigned int i);
+bool kmap_atomic_reclaim_orphan(unsigned int idx);
 
 /* A map that returns NULL gives back what the inline map raised. */
 void kmap_atomic_refuse(void);
@@ -138,31 +151,22 @@ void kmap_atomic_refuse(void);
 #error "typed atomic kmap slots need arch_kmap_atomic_fallback_tag, a software pte bit"
 #endif
 
-/* What kmap_atomic_fallback_unmap() did with an address. */
-enum kmap_fallback_unmap {
-	KMAP_FALLBACK_NONE,		/* it is no fallback */
-	KMAP_FALLBACK_RELEASED,
-	/* refused, nothing changed: */
-	KMAP_FALLBACK_OTHER_TYPE,	/* mapped as another type */
-	KMAP_FALLBACK_OTHER_CONTEXT,	/* mapped by another context */
-};
-
-enum kmap_fallback_unmap kmap_atomic_fallback_unmap(const void *addr, unsigned int type,
-						    unsigned long *pfn);
-const char *kmap_atomic_fallback_refusal(enum kmap_fallback_unmap r);
-
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* For mm/kmap_atomic_debug.c, which keeps its own record of the slots. */
+/* For mm/kmap_atomic_debug.c, which keeps its own record of the call sites. */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 unsigned int kmap_atomic_fallback_reclaim(void);
 #endif
 
 /*
- * Reports both flavors make in the same words. Arguments: the call site,
- * the address, the type's name, kmap_atomic_fallback_refusal().
+ * Reports both flavors make in the same words. KMAP_WRONG_POINTER: the
+ * call site, the address, the type's name, what it released;
+ * KMAP_WRONG_TYPE: the call site, the address, the type's name, the name
+ * of the type mapped.
  */
-#define KMAP_FALLBACK_REFUSED \
-	"%pS unmaps %p from %s, a kmap_local fallback %s: nothing changed"
+#define KMAP_WRONG_POINTER \
+	"%pS unmaps %p from %s, a lowmem address, while this context's last map is %s (the wrong pointer?): that map released, its counts given back"
+#define KMAP_WRONG_TYPE \
+	"%pS unmaps %p from %s, but it is mapped as %s (the wrong type?): released, its counts given back"
 /* The call site, the slot's name. */
 #define KMAP_COUNTS_GIVEN_BACK \
 	"%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone"

@@ -65,9 +65,6 @@ static unsigned int ctx_level(u8 ctx)
 	return ctx == NMI ? NMI + clamp(depth, 1U, NMI_LEVELS) - 1 : ctx;
 }
 
-/* The named slots and the spares; the rest of a CPU's block is padding. */
-#define KM_SLOTS_USED	(KM_TYPE_NR + KM_SPARE_SLOTS)
-
 struct holder {
 	unsigned long ip;		/* the kmap_atomic() call site */
 	struct task_struct *task;	/* for TASK: compared, never followed */
@@ -127,7 +124,7 @@ struct pending {
 		unsigned int type;
 		unsigned long ip, pfn, addr;
 		char msg[REPORT_LEN];
-	} r[3];	/* a map's: its context, a collision, no spare */
+	} r[4];	/* a map's: its context, a reclaim, a collision, a spare's */
 };
 
 /*
@@ -293,7 +290,7 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
 {
 	struct holder *h = this_cpu_ptr(&kmap_cpu.slot[idx]);
 
-	kmap_atomic_clear_idx(idx);
+	kmap_atomic_release(idx);
 	h->unmap_ip = ip;
 	h->unmap_ctx = ctx;
 	WRITE_ONCE(h->ctx, FREE);
@@ -301,31 +298,40 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
 
 /*
  * A misuse of @type (a collision, a type that is no slot, an NMI): a spare,
- * recorded; past the last one, a kmap_local fallback, which may be
- * released in any order too (kmap_atomic_fallback_unmap()); an NMI gets
- * NULL: kmap_local's stack is the interrupted task's.
+ * recorded (one left behind by a map whose counts were given back, if
+ * none is free); past the last one, a kmap_local fallback, which may be
+ * released in any order too; an NMI gets NULL: kmap_local's stack is the
+ * interrupted task's, as does a task whose kmap_local stack is full.
  */
 static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, pgprot_t prot,
 		       u8 ctx, unsigned long ip)
 {
-	int i = kmap_atomic_claim_spare(pfn, prot, type);
+	bool reused;
+	int i = kmap_atomic_claim_spare(pfn, prot, type, &reused);
+	void *addr;
 
 	if (i >= 0) {
+		if (reused)
+			note(p, KMAP_REPORT_LEAK, ip,
+			     "%pS is given spare %u of CPU%u, reclaimed from a map whose counts were given back without it",
+			     (void *)ip, i, smp_processor_id());
 		record(this_cpu_ptr(&kmap_cpu.slot[KM_TYPE_NR + i]), type, pfn, ctx, ip);
 		return (void *)kmap_atomic_slot_addr(smp_processor_id(), KM_TYPE_NR + i);
 	}
-	if (ctx == NMI) {
+	addr = ctx == NMI ? NULL : kmap_atomic_fallback_map(pfn, prot, type);
+	if (!addr) {
 		/* Its counts are given back: its unmap of NULL changes nothing. */
 		note(p, KMAP_REPORT_NO_SPARE, ip,
-		     "%pS maps %s in an NMI with every spare of CPU%u in use: not mapped, NULL returned",
-		     (void *)ip, kmap_atomic_slot_name(type), smp_processor_id());
+		     "%pS maps %s with every spare of CPU%u in use and %s: not mapped, NULL returned",
+		     (void *)ip, kmap_atomic_slot_name(type), smp_processor_id(),
+		     ctx == NMI ? "in an NMI" : "kmap_local's stack full");
 		kmap_atomic_refuse();
 		return NULL;
 	}
 	note(p, KMAP_REPORT_NO_SPARE, ip,
 	     "CPU%u has its %d spare slots in use: %pS is mapped with kmap_local",
 	     smp_processor_id(), KM_SPARE_SLOTS - KM_NMI_SPARES, (void *)ip);
-	return kmap_atomic_fallback_map(pfn, prot, type);
+	return addr;
 }
 
 /**
@@ -385,6 +391,15 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 		if (PFN_PHYS(pfn) >= SZ_4G)
 			kc->above_4g[type]++;
 		vaddr = kmap_atomic_map_idx(type, pfn, prot);
+		if (!vaddr && kmap_atomic_reclaim_orphan(type)) {
+			h = kc->slot[type];
+			note(p, KMAP_REPORT_LEAK, ip,
+			     "%s on CPU%u was still mapped by %pS (%s, pfn %#lx), whose counts were given back without it (a wrong pointer unmapped out of order?): reclaimed, and %pS maps it",
+			     kmap_atomic_slot_name(type), cpu, (void *)h.ip, ctx_names[h.ctx],
+			     h.pfn, (void *)ip);
+			WRITE_ONCE(kc->slot[type].ctx, FREE);
+			vaddr = kmap_atomic_map_idx(type, pfn, prot);
+		}
 		if (vaddr) {
 			record(&kc->slot[type], type, pfn, ctx, ip);
 			addr = (void *)vaddr;
@@ -407,21 +422,6 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	return addr;
 }
 EXPORT_SYMBOL(__kmap_atomic_debug);
-
-/* Which of this CPU's slots holds @base for the current context as @type. */
-static int find_holder(struct kmap_cpu *kc, unsigned long base, unsigned int type, u8 ctx)
-{
-	unsigned int cpu = smp_processor_id(), i;
-
-	if (type < KM_TYPE_NR && base == kmap_atomic_slot_addr(cpu, type) &&
-	    held_by_current(&kc->slot[type], ctx))
-		return type;
-	for (i = KM_TYPE_NR; i < KM_SLOTS_USED; i++)
-		if (base == kmap_atomic_slot_addr(cpu, i) && held_by_current(&kc->slot[i], ctx) &&
-		    kc->slot[i].type == min_t(unsigned int, type, KM_TYPE_NR))
-			return i;
-	return -1;
-}
 
 /* Why @addr does not unmap @type here: what the address is. */
 static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *addr,
@@ -472,15 +472,11 @@ static void explain_unmap(struct pending *p, struct kmap_cpu *kc, const void *ad
 		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
 		     "%pS unmaps %p from %s, but that is CPU%u's %s, which maps nothing (a stale pointer, or the wrong type?): nothing changed",
 		     (void *)ip, addr, name, cpu, slot_name(w.idx));
-	else if (!held_by_current(h, ctx))
+	else
 		note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
 		     "%pS unmaps %s in %s context, but %pS mapped it in %s context: nothing changed",
 		     (void *)ip, slot_name(w.idx), ctx_names[ctx], (void *)h->ip,
 		     ctx_names[h->ctx]);
-	else
-		note(p, KMAP_REPORT_WRONG_ADDRESS, ip,
-		     "%pS unmaps %p from %s, but it is mapped as %s by %pS (the wrong type?): nothing changed",
-		     (void *)ip, addr, name, kmap_atomic_slot_name(h->type), (void *)h->ip);
 }
 
 /* Take one map off @ctx's count; false if it has none left to give back. */
@@ -521,7 +517,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long ip = _RET_IP_;
 	unsigned long base = (unsigned long)addr & PAGE_MASK;
 	u8 ctx = current_ctx();
-	enum kmap_fallback_unmap r;
+	unsigned int held_type;
 	struct pending *p;
 	struct kmap_cpu *kc;
 	unsigned long flags;
@@ -532,6 +528,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long unmapped_pfn = -1UL;
 	bool unmapped = false;
 	bool ok = false;
+	bool other;
 	int idx;
 
 	/* A misused unmap may come with preemption on: stay on this CPU. */
@@ -539,7 +536,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	p = pending_for(ctx, type, 0, (unsigned long)addr);
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_cpu);
-	if (kmap_atomic_is_lowmem(base)) {
+	idx = kmap_atomic_find_held(base, type, &other);
+	if (idx < 0 && kmap_atomic_is_lowmem(base)) {
 		/*
 		 * 2.6's rule: any map of this context may be given back; but
 		 * with none left the counts would underflow.
@@ -552,31 +550,38 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 			     (void *)ip, addr, kmap_atomic_slot_name(type));
 		goto out;
 	}
-	idx = find_holder(kc, base, type, ctx);
-	if (idx >= 0) {
-		unmapped = true;
-		unmapped_pfn = kc->slot[idx].pfn;
-		release(idx, ctx, ip);
-		ok = give_back(kc, ctx);
-		if (!ok)
-			note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
-			     slot_name(idx));
+	if (idx < 0) {
+		struct kmap_atomic_where w;
+
+		if (other && !kmap_atomic_slot_of(base, &w))
+			note(p, KMAP_REPORT_OTHER_CONTEXT, ip,
+			     "%pS unmaps %p from %s in %s context, but another context mapped it: nothing changed",
+			     (void *)ip, addr, kmap_atomic_slot_name(type), ctx_names[ctx]);
+		else
+			explain_unmap(p, kc, addr, type, ctx, ip);
 		goto out;
 	}
-	r = kmap_atomic_fallback_unmap(addr, type, &unmapped_pfn);
-	if (r == KMAP_FALLBACK_RELEASED) {
-		unmapped = true;
-		ok = give_back(kc, ctx);
-		if (!ok)
-			note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
-			     "a kmap_local fallback");
-	} else if (r != KMAP_FALLBACK_NONE) {
-		note(p, r == KMAP_FALLBACK_OTHER_CONTEXT ? KMAP_REPORT_OTHER_CONTEXT :
-		     KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_FALLBACK_REFUSED, (void *)ip, addr,
-		     kmap_atomic_slot_name(type), kmap_atomic_fallback_refusal(r));
+	/* An unmap that stands for a map of this context releases it. */
+	held_type = kmap_atomic_held_type(idx);
+	unmapped = true;
+	if (idx < KM_SLOTS_USED) {
+		unmapped_pfn = kc->slot[idx].pfn;
+		release(idx, ctx, ip);
 	} else {
-		explain_unmap(p, kc, addr, type, ctx, ip);
+		unmapped_pfn = kmap_atomic_release(idx);
 	}
+	p->pfn = unmapped_pfn;	/* for the reports' trace events */
+	if (kmap_atomic_is_lowmem(base))
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_WRONG_POINTER, (void *)ip, addr,
+		     kmap_atomic_slot_name(type), idx < KM_SLOTS_USED ? slot_name(idx) :
+		     "a kmap_local fallback");
+	else if (held_type != min_t(unsigned int, type, KM_TYPE_NR))
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_WRONG_TYPE, (void *)ip, addr,
+		     kmap_atomic_slot_name(type), kmap_atomic_slot_name(held_type));
+	ok = give_back(kc, ctx);
+	if (!ok)
+		note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
+		     slot_name(idx < KM_SLOTS_USED ? idx : KM_TYPE_NR));
 out:
 	local_irq_restore(flags);
 	if (unmapped && trace_kmap_atomic_unmap_enabled())

@@ -8,6 +8,7 @@
 #define _MM_KMAP_ATOMIC_TEST_PATTERN_H
 
 #include <linux/highmem.h>
+#include <linux/uaccess.h>
 
 #define WORDS (PAGE_SIZE / sizeof(u32))
 
@@ -51,6 +52,14 @@ static inline bool page_holds(struct page *page, u32 seed)
 
 	kunmap_local(p);
 	return ok;
+}
+
+/* Does reading @addr fault: an unmapped page, as after its unmap? */
+static inline bool faults(const void *addr)
+{
+	u32 word;
+
+	return copy_from_kernel_nofault(&word, addr, sizeof(word)) == -EFAULT;
 }
 
 #endif /* _MM_KMAP_ATOMIC_TEST_PATTERN_H */

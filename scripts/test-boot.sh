@@ -22,7 +22,7 @@ done
 # missing one would only shorten the plan that /init prints for them.
 # Without the typed slots kmap_atomic_api and the bio helpers' suite apply.
 kunit=()
-suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_trace_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit"
+suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_survive_kunit kmap_atomic_trace_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit"
 [[ $kdir == *-noslots ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
 if [[ ${kdir#debian-} == release* ]]; then
 	for m in $suites; do

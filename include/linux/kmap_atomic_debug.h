@@ -29,7 +29,30 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end);
 void kmap_atomic_debug_fault(unsigned long address);
 size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
 #else
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
+void __kmap_atomic_reclaim(void);
+
+/*
+ * Without the debug checks a context's end reclaims what it still holds
+ * and gives back its counts: the spares and kmap_local fallbacks a misuse
+ * took and the named slots an interrupt mapped, counted per CPU; a
+ * task's named slots where it returns to user space with page faults
+ * still disabled. One per-CPU load when nothing is held (and a load of
+ * the task's count on the way to user space).
+ */
+static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
+{
+	if (unlikely(raw_cpu_read(kmap_atomic_outstanding)) ||
+	    (end <= KMAP_END_TO_USER && unlikely(current->pagefault_disabled)))
+		__kmap_atomic_reclaim();
+}
+#else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
+#endif
 static inline void kmap_atomic_debug_fault(unsigned long address) { }
 #endif
 

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests that buggy 2.6 code survives in every kernel with the slots,
+ * the release kernel included: the mistakes real 2.6 drivers made, run as
+ * buggy code runs them, 10,000 times in a loop, in a task, in a tasklet
+ * and in a hard interrupt (a hard hrtimer), with no corrective unmap; and
+ * the 2.6-correct code that looks like them, which must draw no report.
+ *
+ * After each: the preemption and page-fault counts and kmap_local's depth
+ * are as before, nothing is left held, and a correct map of the same slot
+ * gets the named slot with no report. Every 2.6 unmap gave the counts
+ * back; here an unmap that stands for a map releases it too, so that
+ * nothing piles up, and is reported.
+ *
+ * The reports are bracketed on the console by KMAP-EXPECT-BEGIN/END lines.
+ */
+#include <kunit/test.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "kmap_atomic.h"
+#include "kmap_atomic_kunit_pages.h"
+#include "kmap_atomic_test_pattern.h"
+
+#define LOOPS		10000
+#define LOOP_PAGES	8
+
+enum where { IN_TASK, IN_TASKLET, IN_HRTIMER, WHERE_NR };
+
+static const char * const where_names[WHERE_NR] = {
+	[IN_TASK] = "a task", [IN_TASKLET] = "a tasklet", [IN_HRTIMER] = "a hard hrtimer",
+};
+
+/* Each context's pair of slots, as 2.6 drivers used them. */
+static const enum km_type slot_pair[WHERE_NR][2] = {
+	[IN_TASK] = { KM_USER0, KM_USER1 },
+	[IN_TASKLET] = { KM_SOFTIRQ0, KM_SOFTIRQ1 },
+	[IN_HRTIMER] = { KM_IRQ0, KM_IRQ1 },
+};
+
+enum bug {
+	WRONG_POINTER,		/* kunmap_atomic(buf, KM_USER0): a lowmem buffer */
+	WRONG_TYPE,		/* kmap_atomic(page, KM_USER1); kunmap_atomic(p, KM_USER0) */
+	LEAK_WITH_SPARE,	/* the slot and a spare mapped, neither unmapped */
+	BUG_NR
+};
+
+static const char * const bug_names[BUG_NR] = {
+	[WRONG_POINTER] = "the wrong pointer unmapped",
+	[WRONG_TYPE] = "the wrong type unmapped",
+	[LEAK_WITH_SPARE] = "a slot and a spare never unmapped",
+};
+
+struct bug_case {
+	enum bug bug;
+	enum where where;
+};
+
+static const struct bug_case bug_cases[] = {
+	{ WRONG_POINTER, IN_TASK }, { WRONG_POINTER, IN_TASKLET }, { WRONG_POINTER, IN_HRTIMER },
+	{ WRONG_TYPE, IN_TASK }, { WRONG_TYPE, IN_TASKLET }, { WRONG_TYPE, IN_HRTIMER },
+	{ LEAK_WITH_SPARE, IN_TASKLET }, { LEAK_WITH_SPARE, IN_HRTIMER },
+};
+
+static void bug_case_desc(const struct bug_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s in %s", bug_names[c->bug],
+		 where_names[c->where]);
+}
+
+KUNIT_ARRAY_PARAM(bug, bug_cases, bug_case_desc);
+
+struct state {
+	int preempt, pagefault, local_depth;
+	unsigned long reports;
+};
+
+static void state_now(struct state *s)
+{
+	s->preempt = preempt_count();
+	s->pagefault = current->pagefault_disabled;
+	s->local_depth = current->kmap_ctrl.idx;
+	s->reports = kmap_atomic_reports();
+}
+
+static u32 seed_of(struct page *page)
+{
+	return 0x26bad000 ^ page_to_pfn(page);
+}
+
+/* What a run saw, in the context it ran in. */
+struct bug_run {
+	const struct bug_case *c;
+	struct page *pages[LOOP_PAGES];
+	u32 *buf;			/* lowmem: what the wrong pointer points at */
+	unsigned int runs;		/* iterations: LOOPS, or 1 for a leak */
+	struct state before, after, final;
+	unsigned int lost;		/* maps that did not show their page */
+	bool named[2];			/* correct maps afterwards got the named slots */
+	bool correct_ok;		/* and showed their pages */
+	unsigned int outstanding;	/* spares, fallbacks, interrupts' slots held */
+	struct completion done;
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+};
+
+static void run_bug(struct bug_run *r)
+{
+	enum km_type a = slot_pair[r->c->where][0], b = slot_pair[r->c->where][1];
+	unsigned int i, cpu = smp_processor_id();
+	u32 *p, *q;
+
+	state_now(&r->before);
+	for (i = 0; i < r->runs; i++) {
+		struct page *page = r->pages[i % LOOP_PAGES];
+
+		switch (r->c->bug) {
+		case WRONG_POINTER:
+			p = kmap_atomic(page, a);
+			r->buf[i % LOOP_PAGES] = *p;
+			r->lost += r->buf[i % LOOP_PAGES] != seed_of(page);
+			kunmap_atomic(r->buf, a);
+			break;
+		case WRONG_TYPE:
+			p = kmap_atomic(page, b);
+			r->lost += *p != seed_of(page);
+			kunmap_atomic(p, a);
+			break;
+		case LEAK_WITH_SPARE:
+			p = kmap_atomic(page, a);
+			q = kmap_atomic(r->pages[1], a);	/* a collision: a spare */
+			r->lost += *p != seed_of(page);
+			r->lost += *q != seed_of(r->pages[1]);
+			break;
+		case BUG_NR:
+			break;
+		}
+	}
+	state_now(&r->after);
+	if (r->c->bug == LEAK_WITH_SPARE)
+		return;		/* the correct maps run in the next one */
+	r->outstanding = this_cpu_read(kmap_atomic_outstanding);
+	p = kmap_atomic(r->pages[0], a);
+	q = kmap_atomic(r->pages[1], b);
+	r->named[0] = (unsigned long)p == kmap_atomic_slot_addr(cpu, a);
+	r->named[1] = (unsigned long)q == kmap_atomic_slot_addr(cpu, b);
+	r->correct_ok = *p == seed_of(r->pages[0]) && *q == seed_of(r->pages[1]);
+	kunmap_atomic(q, b);
+	kunmap_atomic(p, a);
+	state_now(&r->final);
+}
+
+static void bug_tasklet(struct tasklet_struct *tl)
+{
+	struct bug_run *r = from_tasklet(r, tl, tasklet);
+
+	run_bug(r);
+	complete(&r->done);
+}
+
+static enum hrtimer_restart bug_hrtimer(struct hrtimer *timer)
+{
+	struct bug_run *r = container_of(timer, struct bug_run, timer);
+
+	run_bug(r);
+	complete(&r->done);
+	return HRTIMER_NORESTART;
+}
+
+/* Run @r in its context on this CPU, to its end, the context's end included. */
+static void run_in(struct bug_run *r)
+{
+	switch (r->c->where) {
+	case IN_TASK:
+		run_bug(r);
+		break;
+	case IN_TASKLET:
+		init_completion(&r->done);
+		tasklet_setup(&r->tasklet, bug_tasklet);
+		tasklet_schedule(&r->tasklet);
+		wait_for_completion(&r->done);
+		tasklet_kill(&r->tasklet);
+		break;
+	case IN_HRTIMER:
+		init_completion(&r->done);
+		hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		r->timer.function = bug_hrtimer;
+		hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+		wait_for_completion(&r->done);
+		hrtimer_cancel(&r->timer);
+		break;
+	case WHERE_NR:
+		break;
+	}
+}
+
+/* Correct code draws no report in either flavor; each misuse at least one. */
+static void expect_reports(struct kunit *test, unsigned long rose, unsigned long n,
+			   const char *what)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC) && n)
+		KUNIT_EXPECT_GE_MSG(test, rose, n, "reports after %s", what);
+	else
+		KUNIT_EXPECT_EQ_MSG(test, rose, n, "reports after %s", what);
+}
+
+static void expect_same(struct kunit *test, const struct state *a, const struct state *b,
+			const char *what)
+{
+	KUNIT_EXPECT_EQ_MSG(test, b->preempt, a->preempt, "preempt_count() after %s", what);
+	KUNIT_EXPECT_EQ_MSG(test, b->pagefault, a->pagefault,
+			    "page-fault-disable count after %s", what);
+	KUNIT_EXPECT_EQ_MSG(test, b->local_depth, a->local_depth,
+			    "kmap_local's depth after %s", what);
+}
+
+static void seed_pages(struct bug_run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < LOOP_PAGES; i++) {
+		u32 *p;
+
+		r->pages[i] = test_page(HIGHMEM_BELOW_4G, i);
+		p = kmap_local_page(r->pages[i]);
+		*p = seed_of(r->pages[i]);
+		kunmap_local(p);
+	}
+}
+
+/*
+ * The bug, LOOPS times in its context with no corrective unmap; then a
+ * correct map of both slots, in a second run of the context for a leak.
+ */
+static void buggy_loop(struct kunit *test)
+{
+	const struct bug_case *c = test->param_value;
+	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct state task_before, task_after;
+	unsigned long misuses;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->buf = kunit_kzalloc(test, LOOP_PAGES * sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->buf);
+	r->c = c;
+	r->runs = c->bug == LEAK_WITH_SPARE ? 1 : LOOPS;
+	seed_pages(r);
+
+	/* Pinned: an interrupt's slots are this CPU's, and so are the checks. */
+	migrate_disable();
+	state_now(&task_before);
+	pr_info("KMAP-EXPECT-BEGIN %s in %s\n", bug_names[c->bug], where_names[c->where]);
+	run_in(r);
+	pr_info("KMAP-EXPECT-END %s in %s\n", bug_names[c->bug], where_names[c->where]);
+	if (c->bug == LEAK_WITH_SPARE) {
+		/* Reclaimed as the context ended: a correct run finds it all free. */
+		const struct bug_case correct = { WRONG_TYPE, c->where };
+
+		r->c = &correct;
+		r->runs = 0;
+		run_in(r);
+		r->c = c;
+	}
+	state_now(&task_after);
+	migrate_enable();
+
+	misuses = c->bug == LEAK_WITH_SPARE ? 2 : LOOPS;
+	KUNIT_EXPECT_EQ_MSG(test, r->lost, 0U, "maps that did not show their page");
+	if (c->bug == LEAK_WITH_SPARE) {
+		/* The collision, and the reclaim of what the context left held. */
+		KUNIT_EXPECT_GE_MSG(test, r->before.reports - task_before.reports, misuses,
+				    "reports of the collision and the leak");
+	} else {
+		expect_reports(test, r->after.reports - r->before.reports, misuses,
+			       bug_names[c->bug]);
+		expect_same(test, &r->before, &r->after, bug_names[c->bug]);
+	}
+	expect_same(test, &task_before, &task_after, "the context ended");
+	KUNIT_EXPECT_EQ_MSG(test, r->outstanding, 0U,
+			    "spares, fallbacks and interrupt maps still held afterwards");
+	KUNIT_EXPECT_TRUE_MSG(test, r->named[0], "a correct map of %s did not get its slot",
+			      kmap_atomic_slot_name(slot_pair[c->where][0]));
+	KUNIT_EXPECT_TRUE_MSG(test, r->named[1], "a correct map of %s did not get its slot",
+			      kmap_atomic_slot_name(slot_pair[c->where][1]));
+	KUNIT_EXPECT_TRUE_MSG(test, r->correct_ok, "the correct maps do not show their pages");
+	expect_reports(test, r->final.reports - r->after.reports, 0,
+		       "correct maps after the misuse");
+	expect_same(test, &r->after, &r->final, "correct maps after the misuse");
+}
+
+/*
+ * 2.6-correct code that a wrong-pointer rule could mistake for a bug. The
+ * lowmem map takes no slot, so each is legal with highmem pages anywhere.
+ */
+enum pattern {
+	NESTED_LOWMEM,		/* inside a highmem KM_USER1, a lowmem KM_USER1 map and unmap */
+	COPY_USER_HIGHPAGE,	/* lowmem KM_USER0, highmem KM_USER1, KM_USER0 unmapped first */
+	OUT_OF_ORDER_THEN_NESTED,	/* highmem USER0, USER1; USER0 unmapped; lowmem USER1 inside */
+	PATTERN_NR
+};
+
+static const char * const pattern_names[PATTERN_NR] = {
+	[NESTED_LOWMEM] = "a lowmem KM_USER1 inside a highmem one",
+	[COPY_USER_HIGHPAGE] = "copy_user_highpage() from lowmem, KM_USER0 unmapped first",
+	[OUT_OF_ORDER_THEN_NESTED] = "an out-of-order unmap, then a lowmem map of a held type",
+};
+
+static const enum pattern patterns[] = {
+	NESTED_LOWMEM, COPY_USER_HIGHPAGE, OUT_OF_ORDER_THEN_NESTED,
+};
+
+static void pattern_desc(const enum pattern *p, char *desc)
+{
+	strscpy(desc, pattern_names[*p], KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(pattern, patterns, pattern_desc);
+
+static void correct_26_code(struct kunit *test)
+{
+	enum pattern pat = *(const enum pattern *)test->param_value;
+	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct page *low = test_page(LOWMEM, 0);
+	struct state before, after;
+	bool kept = false;
+	u32 *h0 = NULL, *h1 = NULL, *l;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	seed_pages(r);
+
+	state_now(&before);
+	switch (pat) {
+	case NESTED_LOWMEM:
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		l = kmap_atomic(low, KM_USER1);
+		kunmap_atomic(l, KM_USER1);
+		kept = *h1 == seed_of(r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case COPY_USER_HIGHPAGE:
+		l = kmap_atomic(low, KM_USER0);
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		*h1 = seed_of(r->pages[1]);
+		kunmap_atomic(l, KM_USER0);
+		kept = *h1 == seed_of(r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case OUT_OF_ORDER_THEN_NESTED:
+		h0 = kmap_atomic(r->pages[0], KM_USER0);
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		kunmap_atomic(h0, KM_USER0);
+		l = kmap_atomic(low, KM_USER1);
+		kunmap_atomic(l, KM_USER1);
+		kept = *h1 == seed_of(r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case PATTERN_NR:
+		break;
+	}
+	state_now(&after);
+
+	KUNIT_EXPECT_TRUE_MSG(test, kept, "the highmem KM_USER1 map lost its page");
+	expect_reports(test, after.reports - before.reports, 0, pattern_names[pat]);
+	expect_same(test, &before, &after, pattern_names[pat]);
+	KUNIT_EXPECT_TRUE_MSG(test, faults(h1), "KM_USER1 still maps a page after its unmap");
+}
+
+/*
+ * A lowmem pointer passed deeper than the map it was meant for gives back
+ * counts by 2.6's rule, and the map is left behind: the next map of its
+ * slot reclaims it (reported) and gets the named slot.
+ */
+static void orphan_reclaimed_by_next_map(struct kunit *test)
+{
+	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	void *slab = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct state before, orphaned, after;
+	bool named, shows;
+	u32 *p, *q;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	seed_pages(r);
+
+	preempt_disable();	/* the orphan is this CPU's */
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN a map left behind, reclaimed\n");
+	p = kmap_atomic(r->pages[0], KM_USER0);
+	pagefault_disable();
+	kunmap_atomic(slab, KM_USER0);	/* deeper than the map: 2.6's rule */
+	pagefault_enable();
+	state_now(&orphaned);
+	q = kmap_atomic(r->pages[1], KM_USER0);
+	named = (unsigned long)q == kmap_atomic_slot_addr(smp_processor_id(), KM_USER0);
+	shows = *q == seed_of(r->pages[1]);
+	kunmap_atomic(q, KM_USER0);
+	pr_info("KMAP-EXPECT-END a map left behind, reclaimed\n");
+	state_now(&after);
+	preempt_enable();
+
+	KUNIT_EXPECT_PTR_EQ(test, (void *)p, (void *)q);
+	expect_reports(test, orphaned.reports - before.reports, 0, "2.6's lowmem rule");
+	expect_same(test, &before, &orphaned, "2.6's lowmem rule");
+	KUNIT_EXPECT_TRUE_MSG(test, named, "the next map did not get the named slot");
+	KUNIT_EXPECT_TRUE_MSG(test, shows, "the next map does not show its page");
+	expect_reports(test, after.reports - orphaned.reports, 1, "the reclaim of a map left behind");
+	expect_same(test, &orphaned, &after, "the next map and unmap");
+	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_outstanding), 0U);
+}
+
+/*
+ * Collisions past every spare take kmap_local entries; kmap_local_idx_push()
+ * would BUG() past its last. The fallback stops short, keeping entries for
+ * the task's own kmap_local maps: the map that finds no room gets NULL, a
+ * report, and its counts back.
+ */
+#define MAX_MAPS	(KM_SPARE_SLOTS + KM_MAX_IDX + 1)
+
+static void fallback_stops_short_of_bug(struct kunit *test)
+{
+	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	u32 **p = kunit_kcalloc(test, MAX_MAPS, sizeof(*p), GFP_KERNEL);
+	struct state before, at_null, after;
+	unsigned int i, n, nulled, lost = 0, reserve_ok = 0;
+	void *local[4];
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	seed_pages(r);
+
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN collisions until kmap_local is full\n");
+	for (n = 0; n < MAX_MAPS; n++) {
+		p[n] = kmap_atomic(r->pages[n % LOOP_PAGES], KM_USER0);
+		if (!p[n])
+			break;
+		lost += *p[n] != seed_of(r->pages[n % LOOP_PAGES]);
+	}
+	state_now(&at_null);
+	nulled = n;
+	/* The task's own kmap_local maps still have room. */
+	for (i = 0; i < ARRAY_SIZE(local); i++) {
+		local[i] = kmap_local_page(r->pages[i]);
+		reserve_ok += *(u32 *)local[i] == seed_of(r->pages[i]);
+	}
+	while (i--)
+		kunmap_local(local[i]);
+	while (n--)
+		kunmap_atomic(p[n], KM_USER0);
+	pr_info("KMAP-EXPECT-END collisions until kmap_local is full\n");
+	state_now(&after);
+
+	KUNIT_ASSERT_LT_MSG(test, nulled, (unsigned int)MAX_MAPS, "no map returned NULL");
+	KUNIT_EXPECT_EQ_MSG(test, at_null.pagefault, before.pagefault + (int)nulled,
+			    "page-fault-disable count with the maps before the NULL one held");
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0U, "maps that did not show their page");
+	KUNIT_EXPECT_EQ_MSG(test, reserve_ok, (unsigned int)ARRAY_SIZE(local),
+			    "kmap_local_page() maps after the fallbacks");
+	expect_same(test, &before, &after, "every map unmapped");
+	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_outstanding), 0U);
+}
+
+static struct kunit_case kmap_atomic_survive_cases[] = {
+	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
+	KUNIT_CASE_PARAM(correct_26_code, pattern_gen_params),
+	KUNIT_CASE(orphan_reclaimed_by_next_map),
+	KUNIT_CASE(fallback_stops_short_of_bug),
+	{}
+};
+
+static struct kunit_suite kmap_atomic_survive_suite = {
+	.name = "kmap_atomic_survive",
+	.suite_init = test_chunks_get,
+	.suite_exit = test_chunks_put,
+	.test_cases = kmap_atomic_survive_cases,
+};
+
+kunit_test_suite(kmap_atomic_survive_suite);
+
+MODULE_DESCRIPTION("KUnit tests that buggy 2.6 code of typed atomic kmaps survives");
+MODULE_LICENSE("GPL");
