@@ -562,6 +562,39 @@ static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
 	lowmem_gives_back(test, no_such_slot, "an invalid type, mapped in a spare");
 }
 
+/*
+ * A lowmem pointer deeper than the map (2.6's rule) gave its counts back,
+ * and then the map's own unmap comes, with page faults enabled: the slot
+ * is cleared, reported, and the counts are left alone, not taken below
+ * zero.
+ */
+static void unmap_after_counts_given_back(struct kunit *test)
+{
+	struct counts before, after;
+	void *slab = kunit_kmalloc(test, 64, GFP_KERNEL);
+	struct page *high;
+	u32 *p;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	high = seeded(HIGHMEM_BELOW_4G, 3);
+	preempt_disable();	/* the slot's address must stay this CPU's */
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN an unmap after its counts were given back\n");
+	p = kmap_atomic(high, KM_USER0);
+	pagefault_disable();
+	kunmap_atomic(slab, KM_USER0);	/* deeper than the map: 2.6's rule */
+	pagefault_enable();
+	kunmap_atomic(p, KM_USER0);
+	pr_info("KMAP-EXPECT-END an unmap after its counts were given back\n");
+	counts_now(&after);
+	preempt_enable();
+
+	expect_reports(test, &before, &after, 1, "an unmap after its counts were given back");
+	expect_same_counts(test, &before, &after, "an unmap after its counts were given back");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "the slot still maps after its own unmap");
+}
+
 static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(collision_gets_spare),
 	KUNIT_CASE(nmi_collides_with_holder),
@@ -571,6 +604,7 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(stale_fallback_record),
 	KUNIT_CASE(lowmem_unmap_of_another_pointer),
 	KUNIT_CASE(lowmem_unmap_of_a_highmem_map),
+	KUNIT_CASE(unmap_after_counts_given_back),
 	{}
 };
 

@@ -45,21 +45,26 @@ mutations=(
 	'no-flush-at-unmap|/^static __always_inline void clear_idx(/,/^}/s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-collision-check|s/claim_none_pte(slot_pte(idx), pte)/(set_pte(slot_pte(idx), pte), true)/|kmap_atomic_misuse.collision_gets_spare'
-	'no-type-bound-check|s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
-	'no-unmap-address-check|s/idx < KM_TYPE_NR \&\& vaddr == slot_addr(idx)/idx < KM_TYPE_NR/|kmap_atomic_misuse.unmap_mismatch'
-	'no-lowmem-rule|s/if (!kmap_atomic_is_lowmem(vaddr)) {$/if (1) {/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
-	'no-unbalanced-lowmem-check|s/else if (unlikely(!pagefault_disabled()))/else if (0)/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
-	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
+	'no-type-bound-check|/^void \*__kmap_atomic_slot(/,/^}/s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
+	'no-unmap-address-check|s/likely(vaddr == slot_addr(idx) \&\& at_top(h))/likely(at_top(h))/|kmap_atomic_misuse.unmap_mismatch'
+	'no-lowmem-rule|s/if (i < 0 \&\& lowmem) {/if (0) {/;s/if (kmap_atomic_is_lowmem(vaddr) \&\& pagefault_disabled() \&\& !at_top(h) \&\&/if (0 \&\&/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-unbalanced-lowmem-check|s/^\t\tif (pagefault_disabled()) {$/\t\tif (1) {/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(!pagefault_disabled()))$/\1if (0)/|kmap_atomic_misuse.unmap_after_counts_given_back'
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
-	'fallback-popped-out-of-order|s/if (vaddr == kmap_atomic_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
-	'no-spare-counts-given-back-check|s/if (ok \&\& unlikely(!pagefault_disabled()))$/if (0)/|kmap_atomic_misuse.lowmem_unmap_of_a_highmem_map'
+	'fallback-popped-out-of-order|s/if (h->vaddr == kmap_atomic_local_top())$/if (1)/|kmap_atomic_misuse.spares_exhausted'
 	'fallback-entries-untagged|s/ arch_kmap_atomic_fallback_tag));$/ 0));/|kmap_atomic_misuse.stale_fallback_record'
-	'stale-fallback-record-trusted|s/if (!fallback_live(kc, i)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
+	'stale-fallback-record-trusted|/^int kmap_atomic_find_held(/,/^}/s/if (!fallback_live(h)) {/if (0) {/|kmap_atomic_misuse.stale_fallback_record'
+	'old-refuse-rule|s/^\t\tif (mine(\&kc->held\[w.idx\]))$/\t\tif (mine(\&kc->held[w.idx]) \&\& kc->held[w.idx].type == type)/|kmap_atomic_survive.buggy_loop'
+	'wrong-pointer-not-released|s/if (type < KM_TYPE_NR \&\& at_top(\&kc->held\[type\]))$/if (0)/|kmap_atomic_survive.buggy_loop'
+	'no-depth-renumbering|s/^\t\t\th->depth--;$/\t\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
+	'no-orphan-reclaim|/^static bool orphaned(/,/^}/s/^\tif (task != current)$/\tif (0)/;/^static bool orphaned(/,/^}/s/return h->depth >= current->pagefault_disabled;/return false;/|kmap_atomic_survive.orphan_reclaimed_by_next_map'
+	'no-reclaim-at-context-end|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\tlocal_irq_save(flags);$/\treturn;/|kmap_atomic_survive.buggy_loop'
+	'no-kmap-local-depth-check|s/if (current->kmap_ctrl.idx + KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)/if (0)/|kmap_atomic_survive.fallback_stops_short_of_bug'
 	'no-map-event|s/^\(\t*\)map_event(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
-	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, ptep, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, slot_pte(idx), vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-lowmem-unmap-event|s/^\(\t*\)unmap_event_lowmem(type, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-fallback-map-event|s/^\ttrace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
-	'no-fallback-unmap-event|s/^\t\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\t\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
+	'no-fallback-unmap-event|s/^\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
 )
 # (mm/kmap_atomic_debug.c, the debug flavor)
@@ -92,7 +97,7 @@ run_mutant() {
 	local kunit=() glob=()
 	if [[ $flavor = release ]]; then
 		kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko"
-		       "$out/mm/kmap_atomic_trace_kunit.ko")
+		       "$out/mm/kmap_atomic_survive_kunit.ko" "$out/mm/kmap_atomic_trace_kunit.ko")
 	else
 		glob=(--kunit 'kmap_atomic*')
 	fi
