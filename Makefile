@@ -149,7 +149,7 @@ $(foreach m,$(MODULES),$(if $(wildcard $(m)),,$(error MODULES: '$(m)' does not e
 TREE = $$(scripts/tree-path.sh $(B))
 KMAKE = $(MAKE) -C "$(TREE)" O=$(OUT) ARCH=i386
 
-.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix bench trace-cost tcg-race modules distro-test deb \
+.PHONY: all deps tree refresh config kernel initramfs run run-prep test matrix cross-check bench trace-cost tcg-race modules distro-test deb \
 	mutation-check patches checkpatch bisect-check kunit clean distclean help
 
 all: kernel initramfs
@@ -301,6 +301,13 @@ mutation-check:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/mutation-check.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT) '$(MUTANTS)'
+
+# make cross-check build the series for x86_64 and 32-bit ARM with highmem,
+#                  KUNIT_ALL_TESTS and our options on tinyconfig, as the build
+#                  robots would (Debian's cross compiler for ARM)
+cross-check: tree
+	@scripts/deps.sh $(B) $(TARBALL) arm-linux-gnueabihf-gcc=gcc-arm-linux-gnueabihf
+	@scripts/cross-check.sh $(TOP) $(B) $(JOBS) $(B)/logs/cross-check.ktap
 
 # make patches     the series as git format-patch files in build/patches/
 PATCHES := $(B)/patches

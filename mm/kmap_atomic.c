@@ -9,12 +9,16 @@
  * unmap left no translation of the slot behind, and a TLB does not cache a
  * not-present pte.
  *
- * What would corrupt or crash is caught here, in every kernel, and
- * survived: a map into a slot whose pte is not none (a collision) or with
- * a type that is no slot is given a spare slot of its own, and an unmap of
- * an address that the slot does not map changes nothing. Each is reported
- * through WARN, once per call site. CONFIG_DEBUG_KMAP_ATOMIC checks more
- * (kmap_atomic_debug.c) and takes the place of these paths.
+ * What would corrupt or crash is caught here, in every kernel, and the
+ * kernel carries on: a map into a slot whose pte is not none (a collision)
+ * or with a type that is no slot is given a spare slot of its own. One
+ * record per CPU of what is held (struct kmap_atomic_held) decides what
+ * an unmap stands for: a map of this context, released with its counts
+ * (as every 2.6 unmap gave them back), or none, and then nothing changes.
+ * What a context leaves held is reclaimed when it ends, or by the next
+ * map of its slot. Each misuse is reported through WARN, once per call
+ * site. CONFIG_DEBUG_KMAP_ATOMIC checks more (kmap_atomic_debug.c) and
+ * takes the place of the map and unmap paths, on the same records.
  *
  * The one-argument kmap_atomic() is kmap_local's and is not touched here;
  * the two kinds of mapping use separate fixmap ranges and can be held
@@ -23,8 +27,10 @@
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <linux/hash.h>
+#include <linux/kprobes.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/pfn.h>
 #include <linux/ratelimit.h>
@@ -169,16 +175,23 @@ EXPORT_SYMBOL(kmap_atomic_slot_context);
  * Misuse reports: every one is counted; each call site prints once (a
  * table of 1024 call sites that have printed, claimed with cmpxchg so
  * that any context, NMI included, may report). When the table is full,
- * a new call site still prints, rate-limited.
+ * a new call site still prints, rate-limited. A module's call sites are
+ * forgotten as it unloads (another may load at its addresses): their
+ * entries become tombstones, which a lookup passes and nothing reuses.
  */
 #define REPORT_SITES_BITS	10
+#define REPORT_SITE_GONE	(~0UL)
 static unsigned long report_sites[1 << REPORT_SITES_BITS];
 static atomic_long_t report_count, printed_count;
 static DEFINE_RATELIMIT_STATE(report_overflow_rs, 5 * HZ, 10);
 
-static bool first_report_from(unsigned long ip)
+/*
+ * Is this the first time @key (a call site, with a report's kind in its
+ * top bits in the debug flavor) asks? Return: whether to print.
+ */
+bool kmap_atomic_site_first(unsigned long key)
 {
-	unsigned int i, h = hash_long(ip, REPORT_SITES_BITS);
+	unsigned int i, h = hash_long(key, REPORT_SITES_BITS);
 	unsigned long old;
 
 	for (i = 0; i < ARRAY_SIZE(report_sites); i++) {
@@ -186,14 +199,47 @@ static bool first_report_from(unsigned long ip)
 
 		old = READ_ONCE(*site);
 		if (!old)
-			old = cmpxchg(site, 0, ip);
+			old = cmpxchg(site, 0, key);
 		if (!old)
 			return true;
-		if (old == ip)
+		if (old == key)
 			return false;
 	}
 	return __ratelimit(&report_overflow_rs);
 }
+
+static int forget_module_sites(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+	unsigned int i, kind;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	for (i = 0; i < ARRAY_SIZE(report_sites); i++) {
+		unsigned long key = READ_ONCE(report_sites[i]);
+
+		if (!key || key == REPORT_SITE_GONE)
+			continue;
+		/* The debug flavor's keys carry the kind in their top bits. */
+		for (kind = 0; kind < 16; kind++) {
+			unsigned long ip = key ^ ((unsigned long)kind << (BITS_PER_LONG - 4));
+
+			if (within_module(ip, mod)) {
+				cmpxchg(&report_sites[i], key, REPORT_SITE_GONE);
+				break;
+			}
+		}
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block report_sites_nb = { .notifier_call = forget_module_sites };
+
+static int __init kmap_atomic_report_sites_init(void)
+{
+	return register_module_notifier(&report_sites_nb);
+}
+core_initcall(kmap_atomic_report_sites_init);
 
 /*
  * Count a report made at call site @ip. Return: whether to print it: the
@@ -202,7 +248,7 @@ static bool first_report_from(unsigned long ip)
 bool kmap_atomic_report_site(unsigned long ip)
 {
 	atomic_long_inc(&report_count);
-	if (!first_report_from(ip))
+	if (!kmap_atomic_site_first(ip))
 		return false;
 	atomic_long_inc(&printed_count);
 	return true;
@@ -595,9 +641,12 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	local_irq_save(flags);
 	if (current->kmap_ctrl.idx + KM_LOCAL_INCR * (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)
 		goto out;
+	/* This task's records: stale ones dropped, those left behind popped. */
 	for (i = KM_SLOTS_USED; i < KM_HELD_NR; i++) {
-		if (kc->held[i].task && kc->held[i].task == current && !fallback_live(&kc->held[i]))
+		if (kc->held[i].task == current && !fallback_live(&kc->held[i]))
 			drop(i);
+		else if (kc->held[i].task == current && orphaned(&kc->held[i]))
+			release(i, false);
 		if (!kc->held[i].task && !h)
 			h = &kc->held[i];
 	}
@@ -975,6 +1024,8 @@ void __kmap_atomic_reclaim(void)
 		       n, smp_processor_id(), (void *)_RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_reclaim);
+/* Called where an NMI returns: no probes there. */
+NOKPROBE_SYMBOL(__kmap_atomic_reclaim);
 #endif
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC

@@ -130,6 +130,7 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
 
 bool kmap_atomic_report_site(unsigned long ip);
+bool kmap_atomic_site_first(unsigned long key);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);

@@ -345,6 +345,7 @@ static void unmap_twice_changes_nothing(struct kunit *test)
 	kunmap_atomic(src, KM_USER0);
 	released = atomic_state_now();
 	reports = kmap_atomic_reports();
+	kmap_test_misuses();
 	pr_info("KMAP-EXPECT-BEGIN an unmap of a released mapping\n");
 	kunmap_atomic(src, KM_USER0);
 	pr_info("KMAP-EXPECT-END an unmap of a released mapping\n");
@@ -582,6 +583,8 @@ static struct kunit_suite kmap_atomic_api_suite = {
 	.name = "kmap_atomic_api",
 	.suite_init = test_chunks_get,
 	.suite_exit = test_chunks_put,
+	.init = kmap_test_quiet_init,
+	.exit = kmap_test_quiet_exit,
 	.test_cases = kmap_atomic_api_cases,
 };
 

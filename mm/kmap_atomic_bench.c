@@ -2,11 +2,14 @@
 /*
  * The cost of a map + touch one word + unmap pair: typed kmap_atomic()
  * for each slot class, the one-argument kmap_atomic(), kmap_local_page(),
- * kmap(), a lowmem page, and two floors on a pte nothing else uses: one
- * pte write and one single-page flush (raw_floor, what a design that
- * leaves the pte behind must do), and a pte write, a pte clear and one
- * flush (raw_floor_clear, what any design that clears at unmap must do),
- * over 2, 512 and 4096 highmem pages.
+ * kmap(), a lowmem page, and two floors on a pte nothing else uses (a
+ * page of vmalloc space of the bench's own, not a slot an NMI may need):
+ * one whole-pte write over the last one and one single-page flush
+ * (raw_floor, what a design that leaves the pte behind must do; on PAE
+ * a present pte is rewritten in one 64-bit write, never in two halves),
+ * and a pte write into a none pte, a pte clear and one flush
+ * (raw_floor_clear, what any design that clears at unmap must do), over
+ * 2, 512 and 4096 highmem pages.
  *
  * Runs when loaded and prints one line per figure:
  *   KMAP-BENCH <name> <pages> <cpus> <units per pair> <flushes per pair>
@@ -28,6 +31,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timex.h>
+#include <linux/vmalloc.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 #include <asm/pgtable_types.h>
@@ -130,7 +134,7 @@ static noinline void run_pairs(enum pair p, unsigned int n, unsigned int count)
 			kunmap_atomic(addr, KM_USER0);
 			break;
 		case RAW_FLOOR:
-			set_pte(floor_pte, mk_pte(page, kmap_prot));
+			set_pte_atomic(floor_pte, mk_pte(page, kmap_prot));
 			floor_flush(floor_addr);
 			if (IS_ENABLED(CONFIG_DEBUG_TLBFLUSH))
 				floor_flushes++;
@@ -151,17 +155,47 @@ static noinline void run_pairs(enum pair p, unsigned int n, unsigned int count)
 }
 
 /*
- * The floors' pte, on this CPU: its last spare slot, which must be free.
- * Interrupts are off, so the CPU stays and nothing else maps there.
+ * The floors' pte: a page of vmalloc space that vmap() gave the bench,
+ * its pte cleared (floor_setup()), which nothing else maps. Interrupts are
+ * off, so the CPU stays.
  */
+static pte_t floor_orig;
+static void *floor_area;
+
 static bool floor_get(void)
+{
+	return floor_pte && pte_none(ptep_get(floor_pte));
+}
+
+/* Take the page of vmalloc space, and clear its pte: a none pte to start from. */
+static int floor_setup(void)
 {
 	unsigned int level;
 
-	floor_addr = kmap_atomic_slot_addr(smp_processor_id(),
-					   KM_TYPE_NR + KM_SPARE_SLOTS - 1);
+	floor_area = vmap(&lowmem_page, 1, VM_MAP, PAGE_KERNEL);
+	if (!floor_area)
+		return -ENOMEM;
+	floor_addr = (unsigned long)floor_area;
 	floor_pte = lookup_address(floor_addr, &level);
-	return floor_pte && level == PG_LEVEL_4K && pte_none(ptep_get(floor_pte));
+	if (!floor_pte || level != PG_LEVEL_4K) {
+		floor_pte = NULL;
+		return -EINVAL;
+	}
+	floor_orig = ptep_get(floor_pte);
+	pte_clear(NULL, floor_addr, floor_pte);
+	floor_flush(floor_addr);	/* never touched: nothing cached anywhere */
+	return 0;
+}
+
+/* Give vunmap() back the pte vmap() wrote (a none pte, set whole). */
+static void floor_teardown(void)
+{
+	if (floor_pte)
+		set_pte(floor_pte, floor_orig);
+	if (floor_area)
+		vunmap(floor_area);
+	floor_area = NULL;
+	floor_pte = NULL;
 }
 
 static void floor_put(void)
@@ -197,7 +231,7 @@ static bool run_in_context(enum pair p, unsigned int n, unsigned int count)
 		}
 		local_irq_restore(flags);
 		if (!ran)
-			pr_err("%s: the last spare slot of this CPU is in use: not measured\n",
+			pr_err("%s: the bench's own page of vmalloc space is not set up: not measured\n",
 			       pair_names[p]);
 		break;
 	default:
@@ -354,6 +388,7 @@ static void free_pages_all(void)
 		__free_page(pages[i]);
 	kfree(pages);
 	pages = NULL;
+	floor_teardown();
 	if (lowmem_page)
 		__free_page(lowmem_page);
 	lowmem_page = NULL;
@@ -380,6 +415,9 @@ static int __init kmap_atomic_bench_init(void)
 			goto out;
 		}
 	}
+	ret = floor_setup();
+	if (ret)
+		goto out;
 	for (s = 0; s < ARRAY_SIZE(sets); s++)
 		for (p = 0; p < PAIR_NR; p++)
 			measure(p, sets[s]);

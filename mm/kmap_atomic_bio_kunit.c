@@ -507,6 +507,8 @@ static struct kunit_suite bio_kmap_suite = {
 	.name = "bio_kmap",
 	.suite_init = bio_kmap_suite_init,
 	.suite_exit = test_chunks_put,
+	.init = kmap_test_quiet_init,
+	.exit = kmap_test_quiet_exit,
 	.test_cases = bio_kmap_cases,
 };
 

@@ -12,8 +12,10 @@
  *
  * A misuse is reported through WARN once per call site and kind, and
  * counted every time, and loses nothing: a map into a held slot gets a
- * spare of its own (the spares are released in any order), and an unmap
- * that does not match what is held changes nothing at all. Reports print
+ * spare of its own (the spares are released in any order), an unmap that
+ * stands for a map of this context (wrong type, wrong pointer) releases it,
+ * and one that stands for no map changes nothing at all. What an unmap
+ * stands for is the core's decision (kmap_atomic_find_held()). Reports print
  * after the record is consistent and interrupts are restored. A slot
  * still held when the context that took it ends is reported and reclaimed
  * there. A map of a lowmem page uses no slot and is not recorded, and a
@@ -30,6 +32,7 @@
 #include <linux/init.h>
 #include <linux/kdebug.h>
 #include <linux/kgdb.h>
+#include <linux/kprobes.h>
 #include <linux/kmap_atomic_debug.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
@@ -85,6 +88,8 @@ struct kmap_cpu {
 	 * context touches only its own, and contexts nest.
 	 */
 	unsigned int held[CTX_LEVELS];
+	/* Each context's last lowmem map's call site, for a leak report. */
+	unsigned long low_ip[CTX_LEVELS];
 	unsigned long maps[KM_TYPE_NR];		/* of highmem pages or pfns */
 	unsigned long high[KM_TYPE_NR];		/* of highmem pages */
 	unsigned long above_4g[KM_TYPE_NR];	/* of pages above 4 GiB */
@@ -364,6 +369,7 @@ void *__kmap_atomic_debug(struct page *page, unsigned long pfn, enum km_type typ
 	/* 2.6: a lowmem page uses no slot, and its map was not checked. */
 	if (page && !PageHighMem(page)) {
 		this_cpu_inc(kmap_cpu.held[ctx_level(ctx)]);
+		this_cpu_write(kmap_cpu.low_ip[ctx_level(ctx)], ip);
 		addr = lowmem_page_address(page);
 		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
 		return addr;
@@ -609,13 +615,17 @@ static void tell_dying(struct pending *p)
 
 /* The task whose death is being reclaimed on this CPU, if any. */
 static DEFINE_PER_CPU(struct task_struct *, reclaiming_dead);
+/* An NMI's check under way here: a #DB or int3 taken inside it must not recurse. */
+static DEFINE_PER_CPU(bool, checking_nmi);
 
 static const char * const context_ends[] = {
 	[KMAP_END_SYSCALL] = "its system call returns",
 	[KMAP_END_TO_USER] = "its exception or interrupt returns to user space",
+	[KMAP_END_WORK] = "its work item returns",
+	[KMAP_END_KTHREAD] = "its kernel thread's function returns",
 	[KMAP_END_HARDIRQ] = "its hard interrupt returns",
 	[KMAP_END_SOFTIRQ] = "its softirq handler returns",
-	[KMAP_END_NMI] = "its NMI (or #MC, #DB, kernel int3) returns",
+	[KMAP_END_NMI] = "its NMI returns",
 	[KMAP_END_TASK_DIES] = "its task dies of an oops",
 };
 
@@ -624,8 +634,10 @@ static const char * const context_ends[] = {
  * @end: which context ends, for the report
  *
  * Called before a system call's exit work, where an exception or interrupt
- * returns to user space, where a hard interrupt, a softirq handler or an
- * NMI returns, and in make_task_dead() for a task that an oops kills. Each
+ * returns to user space, where a work item or a kernel thread's function
+ * returns, where a hard interrupt, a softirq handler or an NMI (a real
+ * one, not an #MC, #DB or int3) returns, and in make_task_dead() for a
+ * task that an oops kills. Each
  * slot the context still holds, and each kmap_local fallback it was given
  * past the last spare, is reported (for a dying task, only listed) and
  * released, and the preemption and page-fault counts its map raised are
@@ -639,6 +651,11 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	unsigned long flags;
 	unsigned int i = 0;
 
+	if (end == KMAP_END_NMI) {
+		if (this_cpu_read(checking_nmi))
+			return;
+		this_cpu_write(checking_nmi, true);
+	}
 	preempt_disable();
 	/*
 	 * A fault in here would kill the task again: do not loop. Only that
@@ -687,9 +704,13 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 		}
 		/* What is left is lowmem maps, which hold no slot to name. */
 		if (i == KM_SLOTS_USED && kc->held[ctx_level(ctx)] && p->n < ARRAY_SIZE(p->r)) {
-			note(p, KMAP_REPORT_LEAK, 0,
-			     "%u map(s) of lowmem pages on CPU%u, which hold no slot, are still held as %s: their counts given back",
-			     kc->held[ctx_level(ctx)], smp_processor_id(), context_ends[end]);
+			unsigned long low_ip = kc->low_ip[ctx_level(ctx)];
+
+			/* The same counts as a slot's leak: as much a leak. */
+			note(p, KMAP_REPORT_LEAK, low_ip,
+			     "%u map(s) of lowmem pages on CPU%u (the last by %pS), which hold no slot, are still held as %s: reclaimed, their counts given back",
+			     kc->held[ctx_level(ctx)], smp_processor_id(), (void *)low_ip,
+			     context_ends[end]);
 			while (kc->held[ctx_level(ctx)])
 				refuse_one(kc, ctx);
 		}
@@ -702,7 +723,11 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	if (end == KMAP_END_TASK_DIES)
 		this_cpu_write(reclaiming_dead, NULL);
 	preempt_enable();
+	if (end == KMAP_END_NMI)
+		this_cpu_write(checking_nmi, false);
 }
+/* Called where exceptions and NMIs return: no probes there. */
+NOKPROBE_SYMBOL(kmap_atomic_check_leaks);
 
 /**
  * kmap_atomic_describe - what an address in the typed slots' range is
@@ -756,18 +781,33 @@ EXPORT_SYMBOL_GPL(kmap_atomic_describe);
 /**
  * kmap_atomic_debug_fault - describe a kernel fault on a typed slot's address
  * @address: the faulting address
+ * @fixed_up: whether the faulting instruction has an exception fixup
  *
  * Called by the architecture's page fault handler for a kernel-mode fault
  * that it cannot resolve, before the fault is fixed up (a *_nofault()
- * access) or oopses.
+ * access) or oopses. Each is counted; one about to oops is described, one
+ * that will be fixed up is described the first time for the call site
+ * that holds or last unmapped the slot (a probe of a stale pointer in a
+ * loop prints once).
  */
-void kmap_atomic_debug_fault(unsigned long address)
+void kmap_atomic_debug_fault(unsigned long address, bool fixed_up)
 {
+	struct kmap_atomic_where w;
 	char msg[REPORT_LEN];
+	unsigned long key;
 
 	if (!kmap_atomic_describe(address, msg, sizeof(msg)))
 		return;
 	atomic_long_inc(&kmap_reports[KMAP_REPORT_FAULT]);
+	if (fixed_up && kmap_atomic_slot_of(address & PAGE_MASK, &w) &&
+	    w.idx < KM_SLOTS_USED) {
+		const struct holder *h = &per_cpu_ptr(&kmap_cpu, w.cpu)->slot[w.idx];
+
+		key = (READ_ONCE(h->ctx) != FREE ? h->ip : h->unmap_ip) ^
+		      ((unsigned long)KMAP_REPORT_FAULT << (BITS_PER_LONG - 4));
+		if (!kmap_atomic_site_first(key))
+			return;
+	}
 	pr_err("kmap_atomic: %s\n", msg);
 }
 

@@ -8,6 +8,7 @@
  * and must not run with preemption or interrupts off.
  */
 #include <kunit/test.h>
+#include <asm/pgtable_types.h>
 #include <linux/cpumask.h>
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
@@ -22,6 +23,30 @@
 #include "kmap_atomic_kunit_pages.h"
 #include "kmap_atomic_test_nmi.h"
 #include "kmap_atomic_test_pattern.h"
+
+/*
+ * The kernel's pte for @vaddr, through x86's lookup_address(), which a
+ * module may call (virt_to_kpte() needs init_mm, which it may not).
+ */
+static inline pte_t *kernel_pte(unsigned long vaddr)
+{
+	unsigned int level;
+	pte_t *ptep = lookup_address(vaddr, &level);
+
+	return ptep && level == PG_LEVEL_4K ? ptep : NULL;
+}
+
+/*
+ * Put back @old, a none pte, where a test wrote a present one: cleared,
+ * low half first, never written in PAE's two halves the other way round
+ * (set_pte() writes the high half first, which over a present pte would
+ * leave a present pte of another frame for a moment).
+ */
+static void put_back_none(pte_t *ptep, pte_t old)
+{
+	WARN_ON_ONCE(!pte_none(old));
+	pte_clear(NULL, 0, ptep);
+}
 
 /* What one map .. unmap saw; filled in atomic context, checked later. */
 struct probe {
@@ -259,7 +284,7 @@ static void to_page_range_ends(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ_MSG(test, kmap_atomic_to_page((void *)ends[i]), page,
 					"at %#lx, CPU%u's slot %u", ends[i], last_cpu,
 					(unsigned int)((ends[i] - ends[0]) / PAGE_SIZE));
-		set_pte(ptep, old);
+		put_back_none(ptep, old);
 	}
 }
 
@@ -293,7 +318,7 @@ static int other_maps_on_cpu0(void *arg)
 		old = ptep_get(ptep);
 		set_pte(ptep, mk_pte(m->page2, kmap_prot));
 		m->first_slot_page = kmap_atomic_to_page((void *)first);
-		set_pte(ptep, old);
+		put_back_none(ptep, old);
 		preempt_enable();
 	} else {
 		m->local_at_first_slot = (unsigned long)m->local == first;
@@ -930,6 +955,8 @@ static struct kunit_suite kmap_atomic_suite = {
 	.name = "kmap_atomic",
 	.suite_init = test_chunks_get,
 	.suite_exit = test_chunks_put,
+	.init = kmap_test_quiet_init,
+	.exit = kmap_test_quiet_exit,
 	.test_cases = kmap_atomic_cases,
 };
 

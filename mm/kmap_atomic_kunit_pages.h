@@ -9,7 +9,6 @@
 #define _MM_KMAP_ATOMIC_KUNIT_PAGES_H
 
 #include <kunit/test.h>
-#include <asm/pgtable_types.h>
 
 #include "kmap_atomic_test_pages.h"
 
@@ -43,15 +42,30 @@ static void test_chunks_put(struct kunit_suite *suite)
 }
 
 /*
- * The kernel's pte for @vaddr, through lookup_address(), which a module may
- * call (virt_to_kpte() needs init_mm, which it may not).
+ * Correct code draws no report: a suite of correct use checks, after each
+ * case, that kmap_atomic_reports() did not move, unless the case said it
+ * commits misuse (kmap_test_misuses()). Its .init and .exit.
  */
-static inline pte_t *kernel_pte(unsigned long vaddr)
-{
-	unsigned int level;
-	pte_t *ptep = lookup_address(vaddr, &level);
+static unsigned long kmap_test_reports_before;
+static bool kmap_test_misuse_expected;
 
-	return ptep && level == PG_LEVEL_4K ? ptep : NULL;
+static int __maybe_unused kmap_test_quiet_init(struct kunit *test)
+{
+	kmap_test_misuse_expected = false;
+	kmap_test_reports_before = kmap_atomic_reports();
+	return 0;
+}
+
+static void __maybe_unused kmap_test_misuses(void)
+{
+	kmap_test_misuse_expected = true;
+}
+
+static void __maybe_unused kmap_test_quiet_exit(struct kunit *test)
+{
+	if (!kmap_test_misuse_expected)
+		KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports(), kmap_test_reports_before,
+				    "misuse reports during a case of correct code");
 }
 
 /*

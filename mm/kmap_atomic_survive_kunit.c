@@ -18,8 +18,10 @@
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/highmem.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "kmap_atomic.h"
 #include "kmap_atomic_kunit_pages.h"
@@ -217,16 +219,16 @@ static void expect_same(struct kunit *test, const struct state *a, const struct 
 			    "kmap_local's depth after %s", what);
 }
 
-static void seed_pages(struct bug_run *r)
+static void seed_pages(struct page *pages[LOOP_PAGES])
 {
 	unsigned int i;
 
 	for (i = 0; i < LOOP_PAGES; i++) {
 		u32 *p;
 
-		r->pages[i] = test_page(HIGHMEM_BELOW_4G, i);
-		p = kmap_local_page(r->pages[i]);
-		*p = seed_of(r->pages[i]);
+		pages[i] = test_page(HIGHMEM_BELOW_4G, i);
+		p = kmap_local_page(pages[i]);
+		*p = seed_of(pages[i]);
 		kunmap_local(p);
 	}
 }
@@ -248,7 +250,7 @@ static void buggy_loop(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, r->buf);
 	r->c = c;
 	r->runs = c->bug == LEAK_WITH_SPARE ? 1 : LOOPS;
-	seed_pages(r);
+	seed_pages(r->pages);
 
 	/* Pinned: an interrupt's slots are this CPU's, and so are the checks. */
 	migrate_disable();
@@ -331,7 +333,7 @@ static void correct_26_code(struct kunit *test)
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	seed_pages(r);
+	seed_pages(r->pages);
 
 	state_now(&before);
 	switch (pat) {
@@ -386,7 +388,7 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, slab);
-	seed_pages(r);
+	seed_pages(r->pages);
 
 	preempt_disable();	/* the orphan is this CPU's */
 	state_now(&before);
@@ -433,7 +435,7 @@ static void fallback_stops_short_of_bug(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	seed_pages(r);
+	seed_pages(r->pages);
 
 	state_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN collisions until kmap_local is full\n");
@@ -467,11 +469,343 @@ static void fallback_stops_short_of_bug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_outstanding), 0U);
 }
 
+/*
+ * A seeded random tester of the whole state machine: runs of random
+ * operations, correct and buggy, in a task, a tasklet and a hard hrtimer
+ * in turn, checked against a model after every step. The model is a stack
+ * of what raised the counts, in order: a lowmem map (no slot) or a
+ * mapping (named slot, spare or kmap_local fallback) with its type and
+ * page. The generator never passes a lowmem pointer deeper than a
+ * mapping of another type (that leaves the mapping behind: see
+ * orphan_reclaimed_by_next_map), so each step's effect is exact:
+ *
+ *   map:          a lowmem page pushes; a highmem one gets its named slot
+ *                 if free, else a spare, else a fallback, else NULL
+ *   unmap:        the mapping's own address, right or wrong type: it goes
+ *   wrong pointer: a lowmem address for the top mapping: it goes
+ *   lowmem unmap: of a lowmem map at the top: it goes
+ *   double unmap, made-up pointer, unmap of nothing: nothing changes
+ *
+ * After every step: the counts are the stack's, every mapping shows its
+ * page, and the reports rose by one for a misuse (by at least one with the
+ * debug checks) and not at all for correct code. A run ends with its
+ * mappings unmapped, or, in a tasklet or an interrupt, left for the
+ * context's end to reclaim (such a run maps no lowmem page: see
+ * random_step()); the next run first maps its slots correctly
+ * and must get them, with no report. A failure names the seed, the run
+ * and the step. kmap_atomic_survive_kunit.random_ops sets the number of
+ * operations (make matrix runs more).
+ */
+static unsigned int random_ops = 100000;
+module_param(random_ops, uint, 0444);
+MODULE_PARM_DESC(random_ops, "operations of the random state-machine test");
+
+static u64 random_seed = 26;
+module_param(random_seed, ullong, 0444);
+MODULE_PARM_DESC(random_seed, "seed of the random state-machine test");
+
+#define RUN_OPS		64
+#define STACK_MAX	(1 + KM_SPARE_SLOTS + KM_MAX_IDX + 8)
+#define KM_LOCAL_INCR	(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
+
+enum entry_kind { LOWMEM_MAP, NAMED, SPARE, FALLBACK };
+
+struct entry {
+	enum entry_kind kind;
+	enum km_type type;
+	struct page *page;
+	void *addr;
+};
+
+struct random_run {
+	struct rnd_state rnd;
+	enum where where;
+	unsigned int run, ops, step;
+	bool leak;			/* this run leaves its maps to its context's end */
+	struct page *pages[LOOP_PAGES];
+	struct page *low;
+	u32 *buf;
+	void *vm;
+	void *stale;			/* a named slot's address, unmapped */
+	enum km_type stale_type;
+	struct entry stack[STACK_MAX];
+	unsigned int n;
+	int preempt0, pagefault0, local0;
+	unsigned long reports;
+	char failure[160];		/* the first failure */
+	struct completion done;
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+};
+
+static __printf(2, 3) void fail(struct random_run *r, const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	if (r->failure[0])
+		return;
+	n = scnprintf(r->failure, sizeof(r->failure), "seed %llu run %u step %u in %s: ",
+		      random_seed, r->run, r->step, where_names[r->where]);
+	va_start(args, fmt);
+	vscnprintf(r->failure + n, sizeof(r->failure) - n, fmt, args);
+	va_end(args);
+}
+
+static unsigned int pick(struct random_run *r, unsigned int n)
+{
+	return prandom_u32_state(&r->rnd) % n;
+}
+
+static enum entry_kind kind_of(const void *addr, enum km_type type)
+{
+	unsigned int cpu = smp_processor_id();
+	unsigned long a = (unsigned long)addr;
+
+	if (a == kmap_atomic_slot_addr(cpu, type))
+		return NAMED;
+	if (a >= kmap_atomic_slot_addr(cpu, KM_TYPE_NR + KM_SPARE_SLOTS - 1) &&
+	    a <= kmap_atomic_slot_addr(cpu, KM_TYPE_NR))
+		return SPARE;
+	return FALLBACK;
+}
+
+static unsigned int count_kind(struct random_run *r, enum entry_kind kind, enum km_type type)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->stack[i].kind == kind && (kind != NAMED || r->stack[i].type == type);
+	return n;
+}
+
+/* What the model says a highmem map of @type gets now. */
+static int predict_map(struct random_run *r, enum km_type type)
+{
+	if (!count_kind(r, NAMED, type))
+		return NAMED;
+	if (count_kind(r, SPARE, 0) < KM_SPARE_SLOTS - KM_NMI_SPARES)
+		return SPARE;
+	if (current->kmap_ctrl.idx + KM_LOCAL_INCR * 5 < KM_MAX_IDX)
+		return FALLBACK;
+	return -1;	/* NULL */
+}
+
+static void remove_entry(struct random_run *r, unsigned int i)
+{
+	memmove(&r->stack[i], &r->stack[i + 1], (r->n - i - 1) * sizeof(r->stack[0]));
+	r->n--;
+}
+
+static void check_state(struct random_run *r, unsigned long misuses, const char *op)
+{
+	unsigned long rose = kmap_atomic_reports() - r->reports;
+	unsigned int i;
+
+	if (current->pagefault_disabled != r->pagefault0 + (int)r->n)
+		fail(r, "%s: page-fault count %d, model %d", op,
+		     current->pagefault_disabled, r->pagefault0 + r->n);
+	if (preempt_count() != r->preempt0 + (int)r->n)
+		fail(r, "%s: preempt_count() %#x, model %#x", op, preempt_count(),
+		     r->preempt0 + r->n);
+	if (IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC) && misuses ? rose < misuses : rose != misuses)
+		fail(r, "%s: %lu reports, model %lu", op, rose, misuses);
+	for (i = 0; i < r->n; i++) {
+		const struct entry *e = &r->stack[i];
+
+		if (e->kind != LOWMEM_MAP && *(u32 *)e->addr != seed_of(e->page))
+			fail(r, "%s: the mapping of %s at %p lost its page", op,
+			     kmap_atomic_slot_name(e->type), e->addr);
+	}
+	r->reports = kmap_atomic_reports();
+}
+
+static void random_step(struct random_run *r)
+{
+	enum km_type type = slot_pair[r->where][pick(r, 2)];
+	struct entry *top = r->n ? &r->stack[r->n - 1] : NULL;
+	unsigned int i, op = pick(r, 16);
+	struct entry e = { .type = type };
+	int want;
+
+	if (op < 6 && r->n < STACK_MAX) {		/* map */
+		/*
+		 * A run that leaks maps no lowmem page: a lowmem map has no
+		 * record, and the release kernel cannot give back the counts
+		 * of one leaked in an interrupt (2.6 could not either).
+		 */
+		bool low = !r->leak && !pick(r, 4);
+
+		e.page = low ? r->low : r->pages[pick(r, LOOP_PAGES)];
+		want = low ? LOWMEM_MAP : predict_map(r, type);
+		e.addr = kmap_atomic(e.page, type);
+		if (want < 0) {
+			if (e.addr)
+				fail(r, "map of %s: %p, model NULL", kmap_atomic_slot_name(type), e.addr);
+			check_state(r, 1, "a map with no room left");
+			return;
+		}
+		e.kind = low ? LOWMEM_MAP : kind_of(e.addr, type);
+		if (e.kind != want)
+			fail(r, "map of %s: kind %d, model %d", kmap_atomic_slot_name(type),
+			     e.kind, want);
+		r->stack[r->n++] = e;
+		check_state(r, want != LOWMEM_MAP && want != NAMED, "map");
+	} else if (op < 11 && r->n) {			/* unmap a mapping, its type or not */
+		i = pick(r, r->n);
+		if (r->stack[i].kind == LOWMEM_MAP)
+			return;
+		e = r->stack[i];
+		if (pick(r, 3))
+			type = e.type;
+		kunmap_atomic(e.addr, type);
+		remove_entry(r, i);
+		if (e.kind == NAMED) {
+			r->stale = e.addr;
+			r->stale_type = e.type;
+		}
+		check_state(r, type != e.type, type == e.type ? "unmap" : "unmap, wrong type");
+	} else if (op < 13 && top) {			/* a lowmem pointer */
+		if (top->kind == LOWMEM_MAP) {
+			kunmap_atomic(pick(r, 2) ? r->buf : top->addr, type);
+			r->n--;
+			check_state(r, 0, "lowmem unmap");
+		} else {
+			kunmap_atomic(r->buf, top->type);
+			r->n--;
+			check_state(r, 1, "lowmem unmap of the top mapping");
+		}
+	} else if (op == 13 && r->stale && !count_kind(r, NAMED, r->stale_type)) {
+		kunmap_atomic(r->stale, r->stale_type);
+		check_state(r, 1, "double unmap");
+	} else if (op == 14) {
+		kunmap_atomic(r->vm, type);
+		check_state(r, 1, "unmap of a made-up pointer");
+	} else if (op == 15 && !r->n && !r->pagefault0) {
+		kunmap_atomic(r->buf, type);
+		check_state(r, 1, "unmap of nothing");
+	}
+}
+
+static void random_run_here(struct random_run *r)
+{
+	enum km_type a = slot_pair[r->where][0], b = slot_pair[r->where][1];
+	unsigned int cpu = smp_processor_id();
+	u32 *p, *q;
+
+	r->preempt0 = preempt_count();
+	r->pagefault0 = current->pagefault_disabled;
+	r->local0 = current->kmap_ctrl.idx;
+	r->reports = kmap_atomic_reports();
+	r->n = 0;
+	r->stale = NULL;
+	r->leak = r->where != IN_TASK && pick(r, 2);
+	/* Whatever the last run left: its slots are free, and no report. */
+	p = kmap_atomic(r->pages[0], a);
+	q = kmap_atomic(r->pages[1], b);
+	if ((unsigned long)p != kmap_atomic_slot_addr(cpu, a) ||
+	    (unsigned long)q != kmap_atomic_slot_addr(cpu, b))
+		fail(r, "after run %u, correct maps did not get the named slots", r->run - 1);
+	kunmap_atomic(q, b);
+	kunmap_atomic(p, a);
+	check_state(r, 0, "correct maps after the last run");
+	for (r->step = 0; r->step < r->ops && !r->failure[0]; r->step++)
+		random_step(r);
+	/* Unwind, or leave it to the context's end; a task unwinds. */
+	if (!r->leak) {
+		while (r->n) {
+			struct entry *e = &r->stack[r->n - 1];
+
+			kunmap_atomic(e->addr, e->type);
+			r->n--;
+		}
+		check_state(r, 0, "unwinding");
+		if (current->kmap_ctrl.idx != r->local0)
+			fail(r, "kmap_local's depth %d after unwinding, was %d",
+			     current->kmap_ctrl.idx, r->local0);
+	}
+}
+
+static void random_tasklet(struct tasklet_struct *tl)
+{
+	struct random_run *r = from_tasklet(r, tl, tasklet);
+
+	random_run_here(r);
+	complete(&r->done);
+}
+
+static enum hrtimer_restart random_hrtimer(struct hrtimer *timer)
+{
+	struct random_run *r = container_of(timer, struct random_run, timer);
+
+	random_run_here(r);
+	complete(&r->done);
+	return HRTIMER_NORESTART;
+}
+
+static void random_sequences(struct kunit *test)
+{
+	struct random_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct state before, after;
+	unsigned int done_ops = 0, outstanding;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	r->vm = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, r->buf);
+	KUNIT_ASSERT_NOT_NULL(test, r->vm);
+	prandom_seed_state(&r->rnd, random_seed);
+	seed_pages(r->pages);
+	r->low = test_page(LOWMEM, 0);
+	kunit_info(test, "seed %llu, %u operations", random_seed, random_ops);
+
+	migrate_disable();
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN random state machine\n");
+	for (r->run = 0; done_ops < random_ops && !r->failure[0]; r->run++) {
+		r->where = r->run % WHERE_NR;
+		r->ops = min(RUN_OPS, random_ops - done_ops);
+		switch (r->where) {
+		case IN_TASK:
+			random_run_here(r);
+			break;
+		case IN_TASKLET:
+			init_completion(&r->done);
+			tasklet_setup(&r->tasklet, random_tasklet);
+			tasklet_schedule(&r->tasklet);
+			wait_for_completion(&r->done);
+			tasklet_kill(&r->tasklet);
+			break;
+		default:
+			init_completion(&r->done);
+			hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+			r->timer.function = random_hrtimer;
+			hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+			wait_for_completion(&r->done);
+			hrtimer_cancel(&r->timer);
+			break;
+		}
+		done_ops += r->ops;
+	}
+	pr_info("KMAP-EXPECT-END random state machine\n");
+	state_now(&after);
+	outstanding = this_cpu_read(kmap_atomic_outstanding);
+	migrate_enable();
+	vfree(r->vm);
+
+	KUNIT_EXPECT_STREQ(test, r->failure, "");
+	expect_same(test, &before, &after, "the random runs");
+	KUNIT_EXPECT_EQ_MSG(test, outstanding, 0U, "maps still held after the last run");
+	kunit_info(test, "%u operations in %u runs", done_ops, r->run);
+}
+
 static struct kunit_case kmap_atomic_survive_cases[] = {
 	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
 	KUNIT_CASE_PARAM(correct_26_code, pattern_gen_params),
 	KUNIT_CASE(orphan_reclaimed_by_next_map),
 	KUNIT_CASE(fallback_stops_short_of_bug),
+	KUNIT_CASE(random_sequences),
 	{}
 };
 

@@ -77,6 +77,7 @@ static int probes_on(struct kunit *test)
 	memset(records, 0, sizeof(records));
 	atomic_set(&nr_records, 0);
 	tracee = current;
+	kmap_test_quiet_init(test);
 	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_map(on_map, NULL), 0);
 	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_unmap(on_unmap, NULL), 0);
 	KUNIT_ASSERT_EQ(test, register_trace_kmap_atomic_report(on_report, NULL), 0);
@@ -89,6 +90,7 @@ static void probes_off(struct kunit *test)
 	unregister_trace_kmap_atomic_unmap(on_unmap, NULL);
 	unregister_trace_kmap_atomic_map(on_map, NULL);
 	tracepoint_synchronize_unregister();
+	kmap_test_quiet_exit(test);
 }
 
 /*
@@ -239,6 +241,7 @@ static void collision_is_traced(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	a = test_page(HIGHMEM_BELOW_4G, 0);
 	b = test_page(HIGHMEM_BELOW_4G, 1);
+	kmap_test_misuses();
 	pr_info("KMAP-EXPECT-BEGIN trace collision\n");
 	pa = kmap_atomic(a, KM_USER0);
 	pb = kmap_atomic(b, KM_USER0);
@@ -272,6 +275,7 @@ static void wrong_unmap_is_traced(struct kunit *test)
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	page = test_page(HIGHMEM_BELOW_4G, 0);
+	kmap_test_misuses();
 	pr_info("KMAP-EXPECT-BEGIN trace wrong unmap\n");
 	addr = kmap_atomic(page, KM_USER0);
 	kunmap_atomic(addr, KM_USER1);
@@ -316,6 +320,7 @@ static void fallback_is_traced(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < FALLBACK_MAPS; i++)
 		pages[i] = test_page(HIGHMEM_BELOW_4G, i);
+	kmap_test_misuses();
 	pr_info("KMAP-EXPECT-BEGIN trace fallback\n");
 	for (i = 0; i < FALLBACK_MAPS; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);

@@ -3,8 +3,8 @@
 
 Reads the KTAP documents in it (KUnit's and the userspace checks'; nested
 subtests, plans, skips), the harness exit line and any kernel report
-(oops, BUG, WARNING, lockdep, scheduling while atomic) that no test said it
-expects. Prints each failure with its log excerpt, then a last line
+(oops, BUG, WARNING, lockdep, scheduling while atomic, RCU stalls, hung
+tasks) that no test said it expects. Prints each failure with its log excerpt, then a last line
 "N passed, N failed[, N skipped]". Exits 1 if anything failed.
 
 A test that provokes a report on purpose brackets it with the lines
@@ -31,7 +31,8 @@ SUBTEST = re.compile(r'^# Subtest: (.*)$')
 PLAN = re.compile(r'^1\.\.(\d+)')
 RESULT = re.compile(r'^(not ok|ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(SKIP|TODO)\b\s*(.*))?$')
 REPORT = re.compile(r'(WARNING:|BUG:|kernel BUG at|Oops[: ]|Kernel panic|general protection fault'
-                    r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off)')
+                    r'|UBSAN:|scheduling while atomic|INFO: possible|lockdep is turned off'
+                    r'|rcu: INFO: |INFO: rcu_|INFO: task .* blocked for more than)')
 EXPECT = re.compile(r'KMAP-EXPECT-(BEGIN|END) ?(.*?)(?: \[reports: (.*)\])?$')
 OWN_REPORTS = r'^(kmap_atomic|bvec_kmap_irq|bio_kmap): '
 STAMP = re.compile(r'^\[[ 0-9.]+\] ')

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # make matrix: boot each memory model with the MEM and SMP that make sense
 # for it, each with KUnit, the userspace checks and STRESS seconds of the
-# stress test; then a table (build/matrix/results.md) and the totals,
+# stress test and 1,000,000 operations of the random state-machine test
+# (MATRIX_RANDOM_OPS); then a table (build/matrix/results.md) and the totals,
 # "N passed, N failed" last.
 # Usage: scripts/matrix.sh BUILD TIMEOUT STRESS
 set -uo pipefail
 build=$1 timeout=$2 stress=$3
 here=$(dirname "$0")
 out=$build/matrix
+# The random state-machine test's operations per boot (make test: 100,000).
+random_ops=${MATRIX_RANDOM_OPS:-1000000}
 mkdir -p "$out"
 
 # kernel (build/ folder)  memory model  MEM  SMP
@@ -34,7 +37,8 @@ tp=0 tf=0 ts=0 tops=0 tbad=0
 for r in "${runs[@]}"; do
 	read -r kdir model mem smp <<<"$r"
 	echo "  MATRIX  $model MEM=$mem SMP=$smp"
-	"$here/test-boot.sh" "$build" "$kdir" "$smp" "$mem" "$timeout" "$stress" >/dev/null 2>&1
+	"$here/test-boot.sh" "$build" "$kdir" "$smp" "$mem" "$timeout" "$stress" "" \
+		"kmap_atomic_survive_kunit.random_ops=$random_ops" >/dev/null 2>&1
 	log=$(readlink -f "$build/logs/test-$kdir-latest.log")
 	cp "$log" "$out/$kdir-$mem-smp$smp.log"
 	log=$out/$kdir-$mem-smp$smp.log

@@ -5,9 +5,13 @@
 # check, the type bound check, the unmap's address check, 2.6's lowmem rule
 # and its checks for an unmap with nothing mapped or counts given back, the
 # spare kept for NMIs, the kmap_local fallback's order check, the check that
-# a fallback's record is still live), with the release flavor rebuilt and
-# booted with the kmap_atomic and kmap_atomic_misuse KUnit suites as
-# modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
+# a fallback's record is still live) and the rules for buggy 2.6 code (an
+# unmap that stands for a map releases it, the wrong type's and the wrong
+# pointer's included, not 2.6.2x's refusal; the depths renumbered after an
+# out-of-order release; a map left behind reclaimed; the reclaim at a
+# context's end; the stop short of kmap_local's BUG()), with the release
+# flavor rebuilt and booted with the kmap_atomic, kmap_atomic_misuse,
+# kmap_atomic_survive and kmap_atomic_trace KUnit suites as modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
 # named slots but KM_NMI, KM_NMI_PTE and KM_KDB, the NMI slots kept to NMIs,
 # each NMI level's counts apart,
 # lowmem maps left unrecorded, kmap_local addresses refused, a
@@ -59,6 +63,7 @@ mutations=(
 	'no-depth-renumbering|s/^\t\t\th->depth--;$/\t\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-orphan-reclaim|/^static bool orphaned(/,/^}/s/^\tif (task != current)$/\tif (0)/;/^static bool orphaned(/,/^}/s/return h->depth >= current->pagefault_disabled;/return false;/|kmap_atomic_survive.orphan_reclaimed_by_next_map'
 	'no-reclaim-at-context-end|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\tlocal_irq_save(flags);$/\treturn;/|kmap_atomic_survive.buggy_loop'
+	'false-report-on-map|s/^\t\t\tif (unlikely(kmap_atomic_level()))$/\t\t\tif (kmap_atomic_report_site(_RET_IP_), unlikely(kmap_atomic_level()))/|kmap_atomic.slot_pair_copy'
 	'no-kmap-local-depth-check|s/if (current->kmap_ctrl.idx + KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)/if (0)/|kmap_atomic_survive.fallback_stops_short_of_bug'
 	'no-map-event|s/^\(\t*\)map_event(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, slot_pte(idx), vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'

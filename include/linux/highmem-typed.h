@@ -203,14 +203,17 @@ static inline unsigned long kmap_atomic_reports(void)
  * @type: the slot, an enum km_type, for the context the caller is in
  * @prot: the page protection, kmap_prot for ordinary use
  *
- * Written kmap_atomic_prot(page, type, prot). Never fails and never sleeps.
- * Disables preemption and page faults until kunmap_atomic(addr, type). A
- * lowmem page gives page_address() and uses no slot; a highmem page gets
- * the slot's pte, written into a pte that must be none. If it is not (the
+ * Written kmap_atomic_prot(page, type, prot). Never sleeps. Disables
+ * preemption and page faults until kunmap_atomic(addr, type). A lowmem
+ * page gives page_address() and uses no slot; a highmem page gets the
+ * slot's pte, written into a pte that must be none. If it is not (the
  * slot is in use on this CPU) or @type is no slot, that is reported once
- * per call site and the page is mapped in a spare slot instead.
+ * per call site and the page is mapped in a spare slot instead; past the
+ * last spare, with kmap_local.
  *
- * Return: the kernel virtual address of @page.
+ * Return: the kernel virtual address of @page; NULL, with a report and
+ * preemption and page faults as before, only for misuse past every spare
+ * in an NMI, or with kmap_local's stack full.
  */
 #define kmap_atomic_prot_typed(page, type, prot)			\
 ({									\
@@ -257,9 +260,13 @@ static inline unsigned long kmap_atomic_reports(void)
  * one address on this CPU, so that the old address faults from now on,
  * then enables page faults and preemption again. A lowmem address (from a
  * lowmem page, which used no slot) only does the latter, as in 2.6. An
- * address that the slot does not map on this CPU is reported once per call
- * site and changes nothing: no pte, and no preemption or page-fault count.
- * Passing the page instead of the address does not compile.
+ * unmap that stands for a map of this context with the wrong type, or a
+ * lowmem pointer passed for its last map of @type, releases that map and
+ * is reported once per call site; one that stands for no map (twice,
+ * another context's or CPU's, made up) is reported and changes nothing:
+ * no pte, and no preemption or page-fault count. See
+ * Documentation/mm/kmap-atomic.rst. Passing the page instead of the
+ * address does not compile.
  */
 #define kunmap_atomic_typed(addr, type)					\
 do {									\

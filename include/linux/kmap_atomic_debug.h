@@ -17,16 +17,18 @@
 enum kmap_atomic_context_end {
 	KMAP_END_SYSCALL,	/* a system call, before its exit work */
 	KMAP_END_TO_USER,	/* an exception or interrupt, returning to user space */
+	KMAP_END_WORK,		/* a work item, in process_one_work() */
+	KMAP_END_KTHREAD,	/* a kernel thread's function, returning to kthread() */
 	KMAP_END_HARDIRQ,	/* a hard interrupt, in irq_exit() */
 	KMAP_END_SOFTIRQ,	/* a softirq handler */
-	KMAP_END_NMI,		/* an NMI */
+	KMAP_END_NMI,		/* an NMI, in exc_nmi(): not an #MC, #DB or int3 */
 	KMAP_END_TASK_DIES,	/* a task killed by an oops, in make_task_dead() */
 };
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind);
 void kmap_atomic_check_leaks(enum kmap_atomic_context_end end);
-void kmap_atomic_debug_fault(unsigned long address);
+void kmap_atomic_debug_fault(unsigned long address, bool fixed_up);
 size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
 #else
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
@@ -40,20 +42,21 @@ void __kmap_atomic_reclaim(void);
  * Without the debug checks a context's end reclaims what it still holds
  * and gives back its counts: the spares and kmap_local fallbacks a misuse
  * took and the named slots an interrupt mapped, counted per CPU; a
- * task's named slots where it returns to user space with page faults
- * still disabled. One per-CPU load when nothing is held (and a load of
- * the task's count on the way to user space).
+ * task's named slots where it returns to user space, or a work item or
+ * kernel thread function returns, with page faults still disabled. One
+ * per-CPU load when nothing is held (and a load of the task's count
+ * where a task's context ends).
  */
 static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
 	if (unlikely(raw_cpu_read(kmap_atomic_outstanding)) ||
-	    (end <= KMAP_END_TO_USER && unlikely(current->pagefault_disabled)))
+	    (end <= KMAP_END_KTHREAD && unlikely(current->pagefault_disabled)))
 		__kmap_atomic_reclaim();
 }
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
 #endif
-static inline void kmap_atomic_debug_fault(unsigned long address) { }
+static inline void kmap_atomic_debug_fault(unsigned long address, bool fixed_up) { }
 #endif
 
 #endif /* _LINUX_KMAP_ATOMIC_DEBUG_H */
