@@ -572,7 +572,8 @@ int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
 	if (kmap_atomic_is_lowmem(vaddr)) {
 		if (type < KM_TYPE_NR && at_top(&kc->held[type]))
 			return type;
-		for (i = KM_TYPE_NR; this_cpu_read(kmap_atomic_outstanding) && i < KM_HELD_NR; i++) {
+		for (i = KM_TYPE_NR; i < KM_HELD_NR && this_cpu_read(kmap_atomic_outstanding);
+		     i++) {
 			h = &kc->held[i];
 			if (h->type != type || !at_top(h))
 				continue;

@@ -726,6 +726,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	if (end == KMAP_END_NMI)
 		this_cpu_write(checking_nmi, false);
 }
+
 /* Called where exceptions and NMIs return: no probes there. */
 NOKPROBE_SYMBOL(kmap_atomic_check_leaks);
 

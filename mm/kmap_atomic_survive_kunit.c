@@ -301,7 +301,8 @@ static void buggy_loop(struct kunit *test)
 enum pattern {
 	NESTED_LOWMEM,		/* inside a highmem KM_USER1, a lowmem KM_USER1 map and unmap */
 	COPY_USER_HIGHPAGE,	/* lowmem KM_USER0, highmem KM_USER1, KM_USER0 unmapped first */
-	OUT_OF_ORDER_THEN_NESTED,	/* highmem USER0, USER1; USER0 unmapped; lowmem USER1 inside */
+	/* highmem USER0, USER1; USER0 unmapped; a lowmem USER1 map and unmap */
+	OUT_OF_ORDER_THEN_NESTED,
 	PATTERN_NR
 };
 
@@ -411,7 +412,8 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 	expect_same(test, &before, &orphaned, "2.6's lowmem rule");
 	KUNIT_EXPECT_TRUE_MSG(test, named, "the next map did not get the named slot");
 	KUNIT_EXPECT_TRUE_MSG(test, shows, "the next map does not show its page");
-	expect_reports(test, after.reports - orphaned.reports, 1, "the reclaim of a map left behind");
+	expect_reports(test, after.reports - orphaned.reports, 1,
+		       "the reclaim of a map left behind");
 	expect_same(test, &orphaned, &after, "the next map and unmap");
 	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_outstanding), 0U);
 }
@@ -641,7 +643,8 @@ static void random_step(struct random_run *r)
 		e.addr = kmap_atomic(e.page, type);
 		if (want < 0) {
 			if (e.addr)
-				fail(r, "map of %s: %p, model NULL", kmap_atomic_slot_name(type), e.addr);
+				fail(r, "map of %s: %p, model NULL",
+				     kmap_atomic_slot_name(type), e.addr);
 			check_state(r, 1, "a map with no room left");
 			return;
 		}
