@@ -112,9 +112,44 @@ struct kmap_atomic_cpu {
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
 
-/* Spares and fallbacks held on this CPU: what gates the context-end reclaim. */
+/*
+ * What gates the context-end reclaim: this CPU's spares, fallbacks, and
+ * maps made in an interrupt (named slots, and lowmem maps, which have no
+ * record but are counted per interrupt class in kmap_atomic_irq_lowmem).
+ */
 DEFINE_PER_CPU(unsigned int, kmap_atomic_outstanding);
 EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_outstanding);
+
+/* Records held on this CPU: a lowmem unmap with none needs no renumbering. */
+static DEFINE_PER_CPU(unsigned int, kmap_atomic_held_nr);
+
+/*
+ * Lowmem typed maps made in a softirq, a hard interrupt and an NMI, not
+ * yet unmapped: what 2.6's rule may give back there. The counts they
+ * raised are the interrupted task's, and only these are the
+ * interrupt's to give back.
+ */
+#define KM_IRQ_CLASSES	3
+static DEFINE_PER_CPU(unsigned int, kmap_atomic_irq_lowmem[KM_IRQ_CLASSES]);
+
+static unsigned int irq_class(unsigned int level)
+{
+	return level & NMI_MASK ? 2 : level & HARDIRQ_MASK ? 1 : 0;
+}
+
+/**
+ * __kmap_atomic_lowmem_in_irq - count a typed map of a lowmem page in an interrupt
+ *
+ * Called by the inline kmap_atomic(page, type) for a lowmem page in a
+ * softirq, hard interrupt or NMI, so that the unmaps of that context give
+ * back only what it raised, and its end what it left.
+ */
+void __kmap_atomic_lowmem_in_irq(void)
+{
+	this_cpu_inc(kmap_atomic_irq_lowmem[irq_class(kmap_atomic_level())]);
+	this_cpu_inc(kmap_atomic_outstanding);
+}
+EXPORT_SYMBOL(__kmap_atomic_lowmem_in_irq);
 
 /**
  * kmap_atomic_slot_name - the name of a slot, for reports
@@ -383,6 +418,7 @@ static __always_inline void hold(unsigned int i, unsigned int type)
 	h->type = type;
 	h->level = level;
 	h->depth = current->pagefault_disabled;
+	this_cpu_inc(kmap_atomic_held_nr);
 	if (outstanding(i, level))
 		this_cpu_inc(kmap_atomic_outstanding);
 	barrier();
@@ -448,53 +484,93 @@ static __always_inline void drop(unsigned int i)
 	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
 
 	WRITE_ONCE(h->task, NULL);
+	this_cpu_dec(kmap_atomic_held_nr);
 	if (outstanding(i, h->level))
 		this_cpu_dec(kmap_atomic_outstanding);
 }
 
 /*
- * The one release: every unmap, the reuse of a map left behind and the
- * reclaim at a context's end come here. Free record @i (first, so that an
- * interrupt in between takes the slot for one in use), then unmap: clear
- * the slot's pte and flush it here, or pop the fallback from kmap_local's
- * stack (unmap it now and pop it when it is the top, if it is not). If
- * the map's counts are given back with it (@popped), the maps this
- * context made after it move down a place in its count stack, so that
- * each record's depth stays the place of its count. Interrupts are off,
- * or the record is the caller's own, which no interrupt takes.
- *
- * Return: the page frame it mapped.
+ * Free record @i if it is still @task's (an NMI may have taken it since
+ * it was read): the one place a record is taken from someone who may not
+ * be running. Return: whether it was.
  */
-static unsigned long release(unsigned int i, bool popped)
+static bool drop_if(unsigned int i, struct task_struct *task, unsigned int level)
 {
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	struct kmap_atomic_held *h = &kc->held[i];
-	struct task_struct *task = h->task;
-	unsigned int level = h->level, j;
-	int depth = h->depth;
-	unsigned long pfn;
+	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
 
-	drop(i);
-	barrier();
-	if (i < KM_SLOTS_USED) {
-		pte_t *ptep = slot_pte(i);
+	if (!task || cmpxchg_local(&h->task, task, NULL) != task)
+		return false;
+	this_cpu_dec(kmap_atomic_held_nr);
+	if (outstanding(i, level))
+		this_cpu_dec(kmap_atomic_outstanding);
+	return true;
+}
 
-		pfn = pte_pfn(ptep_get(ptep));
-		clear_idx(ptep, slot_addr(i));
-	} else {
-		pfn = pte_pfn(__pte(h->pte));
-		if (h->vaddr == kmap_atomic_local_top())
-			kunmap_local_indexed((void *)h->vaddr);
-		else
-			kmap_atomic_release_buried(h->vaddr);
-	}
-	if (!popped || depth >= current->pagefault_disabled)
-		return pfn;
+/*
+ * The maps of @task at @level made after the one at @depth move down a
+ * place in its count stack: that count was given back.
+ */
+static void renumber(struct kmap_atomic_cpu *kc, struct task_struct *task, unsigned int level,
+		     int depth)
+{
+	struct kmap_atomic_held *h;
+	unsigned int j;
+
 	for (j = 0; j < KM_HELD_NR; j++) {
 		h = &kc->held[j];
 		if (h->task == task && h->level == level && h->depth > depth)
 			h->depth--;
 	}
+}
+
+/*
+ * The one release: every unmap, the reuse of a map left behind and the
+ * reclaim at a context's end come here. Free record @i if it is still
+ * @task's (first, so that an interrupt in between takes the slot for one
+ * in use), then unmap: clear the slot's pte and flush it here, or pop the
+ * fallback from kmap_local's stack (unmap it now and pop it when it is
+ * the top, if it is not). If the map's counts are given back with it
+ * (@popped), the maps this context made after it move down a place in
+ * its count stack, so that each record's depth stays the place of its
+ * count. Interrupts are off, or the record is the caller's own, which no
+ * interrupt takes. The page frame it mapped goes in *@pfn.
+ *
+ * Return: whether it was released (not if an NMI took it first).
+ */
+static bool release_as(unsigned int i, struct task_struct *task, bool popped,
+		       unsigned long *pfn)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	struct kmap_atomic_held *h = &kc->held[i];
+	unsigned int level = h->level;
+	int depth = h->depth;
+
+	if (!drop_if(i, task, level))
+		return false;
+	barrier();
+	if (i < KM_SLOTS_USED) {
+		pte_t *ptep = slot_pte(i);
+
+		*pfn = pte_pfn(ptep_get(ptep));
+		clear_idx(ptep, slot_addr(i));
+	} else {
+		*pfn = pte_pfn(__pte(h->pte));
+		if (h->vaddr == kmap_atomic_local_top())
+			kunmap_local_indexed((void *)h->vaddr);
+		else
+			kmap_atomic_release_buried(h->vaddr);
+	}
+	if (popped && depth < current->pagefault_disabled)
+		renumber(kc, task, level, depth);
+	return true;
+}
+
+/* Release record @i of this context. Return: the page frame it mapped. */
+static unsigned long release(unsigned int i, bool popped)
+{
+	unsigned long pfn = 0;
+
+	release_as(i, READ_ONCE(this_cpu_ptr(&kmap_atomic_cpu)->held[i].task), popped, &pfn);
 	return pfn;
 }
 
@@ -504,18 +580,92 @@ unsigned long kmap_atomic_release(unsigned int i)
 	return release(i, true);
 }
 
-/*
- * Was the map in record @h left behind: its counts given back without it
- * (a lowmem pointer passed for it deeper in its context, 2.6's rule), or
- * its context over? Then nothing uses it: its task is another (a task
- * holding a map cannot be switched out), its context is no longer under
- * this one, or, in this very context, it sits at or above the top of the
- * count stack. A record being written or released is in use.
+/**
+ * kmap_atomic_lowmem_popped - 2.6's rule gave back a count of this context
+ *
+ * A lowmem unmap that stands for no record gave back the count of this
+ * context's last lowmem map (a place in its count stack with no record):
+ * the records above that place move down one, so that a lowmem map
+ * unmapped under a highmem one (2.6's copy_user_highpage() from a lowmem
+ * page) leaves each record's depth its place. Called with interrupts off,
+ * before the count is given back.
  */
-static bool orphaned(const struct kmap_atomic_held *h)
+void kmap_atomic_lowmem_popped(void)
+{
+	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
+	unsigned int level = kmap_atomic_level(), j;
+	int place;
+
+	if (!this_cpu_read(kmap_atomic_held_nr))
+		return;
+	for (place = current->pagefault_disabled; place > 0; place--) {
+		for (j = 0; j < KM_HELD_NR; j++)
+			if (kc->held[j].task == current && kc->held[j].level == level &&
+			    kc->held[j].depth == place)
+				break;
+		if (j == KM_HELD_NR)
+			break;	/* no record here: the lowmem map's place */
+	}
+	/* With a record in every place, the top one's count went: it is left behind. */
+	if (place > 0)
+		renumber(kc, current, level, place);
+}
+
+/* Does this context hold a record here? */
+static bool holds_any(struct kmap_atomic_cpu *kc)
+{
+	unsigned int j;
+
+	for (j = 0; j < KM_HELD_NR; j++)
+		if (mine(&kc->held[j]))
+			return true;
+	return false;
+}
+
+/*
+ * 2.6's rule for a lowmem unmap that stands for no record: it gives back
+ * a count of this context's, if it has one. A task's are its own. An
+ * interrupt's are the task's it interrupted: the interrupt gives back
+ * only what it raised, a lowmem map's (kmap_atomic_irq_lowmem), else one
+ * of its records' (which is left behind). Return: whether it may.
+ */
+static bool lowmem_rule(void)
+{
+	struct kmap_atomic_cpu *kc;
+	unsigned int level = kmap_atomic_level(), c = irq_class(level);
+	unsigned long flags;
+	bool ok;
+
+	local_irq_save(flags);
+	kc = this_cpu_ptr(&kmap_atomic_cpu);
+	if (!level) {
+		ok = pagefault_disabled();
+	} else if (this_cpu_read(kmap_atomic_irq_lowmem[c])) {
+		this_cpu_dec(kmap_atomic_irq_lowmem[c]);
+		this_cpu_dec(kmap_atomic_outstanding);
+		ok = true;
+	} else {
+		ok = pagefault_disabled() && holds_any(kc);
+	}
+	if (ok)
+		kmap_atomic_lowmem_popped();
+	local_irq_restore(flags);
+	return ok;
+}
+
+/*
+ * Was the map in record @h, @task's, left behind: its counts given back
+ * without it (a lowmem pointer passed for it deeper in its context,
+ * 2.6's rule), or its context over? Then nothing uses it: its task is
+ * another (a task holding a map cannot be switched out), its context is
+ * no longer under this one, or, in this very context, it sits at or above
+ * the top of the count stack, where the map now asking has just put its
+ * own count (so: asked by a map only). A record being written or released
+ * is in use.
+ */
+static bool orphaned(const struct kmap_atomic_held *h, struct task_struct *task)
 {
 	unsigned int level = kmap_atomic_level(), l = h->level;
-	struct task_struct *task = READ_ONCE(h->task);
 
 	if (!task)
 		return false;
@@ -530,19 +680,30 @@ static bool orphaned(const struct kmap_atomic_held *h)
 }
 
 /*
- * Release slot @idx if the map in it was left behind (orphaned()), for
- * the map that finds it in use. Return: whether it was.
+ * Release record @i if the map in it was left behind (orphaned()), for
+ * the map that finds it in use. Interrupts are off; an NMI that takes it
+ * first wins. Return: whether it was released here.
+ */
+static bool release_orphan(unsigned int i)
+{
+	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
+	struct task_struct *task = READ_ONCE(h->task);
+	unsigned long pfn;
+
+	return orphaned(h, task) && release_as(i, task, false, &pfn);
+}
+
+/*
+ * Release slot @idx if the map in it was left behind, for the map that
+ * finds it in use. Return: whether it was.
  */
 bool kmap_atomic_reclaim_orphan(unsigned int idx)
 {
 	unsigned long flags;
 	bool orphan;
 
-	/* An interrupt that reclaims it too must find it whole, or free. */
 	local_irq_save(flags);
-	orphan = orphaned(this_cpu_ptr(&kmap_atomic_cpu.held[idx]));
-	if (orphan)
-		release(idx, false);
+	orphan = release_orphan(idx);
 	local_irq_restore(flags);
 	return orphan;
 }
@@ -646,8 +807,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	for (i = KM_SLOTS_USED; i < KM_HELD_NR; i++) {
 		if (kc->held[i].task == current && !fallback_live(&kc->held[i]))
 			drop(i);
-		else if (kc->held[i].task == current && orphaned(&kc->held[i]))
-			release(i, false);
+		else if (kc->held[i].task == current)
+			release_orphan(i);
 		if (!kc->held[i].task && !h)
 			h = &kc->held[i];
 	}
@@ -888,14 +1049,14 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
 	}
 	local_irq_restore(flags);
 	if (i < 0 && lowmem) {
-		/* 2.6's rule; but with nothing mapped the counts would go below zero. */
-		if (pagefault_disabled()) {
+		/* 2.6's rule; but never below zero, nor another context's counts. */
+		if (lowmem_rule()) {
 			if (trace_kmap_atomic_unmap_enabled())
 				unmap_event_lowmem(type, vaddr, ip);
 			return true;
 		}
 		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
-		       "%pS unmaps %p from %s with nothing mapped (page faults are enabled): nothing changed",
+		       "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
 		       (void *)ip, addr, kmap_atomic_slot_name(type));
 		return false;
 	}
@@ -960,8 +1121,12 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 			clear_idx(slot_pte(idx), vaddr);
 			goto out;
 		}
-		/* 2.6's rule, for a lowmem map: no map of this context stands for it. */
-		if (kmap_atomic_is_lowmem(vaddr) && pagefault_disabled() && !at_top(h) &&
+		/*
+		 * 2.6's rule, for a lowmem map, in a task holding no record
+		 * here: no map stands for it, and none needs renumbering.
+		 */
+		if (kmap_atomic_is_lowmem(vaddr) && !kmap_atomic_level() && pagefault_disabled() &&
+		    !this_cpu_read(kmap_atomic_held_nr) &&
 		    !this_cpu_read(kmap_atomic_outstanding)) {
 			if (trace_kmap_atomic_unmap_enabled())
 				unmap_event_lowmem(type, vaddr, _RET_IP_);
@@ -980,24 +1145,39 @@ EXPORT_SYMBOL(__kunmap_atomic_slot);
 
 #ifndef CONFIG_DEBUG_KMAP_ATOMIC
 /**
- * __kmap_atomic_reclaim - release what an ending context left in spares and fallbacks
+ * __kmap_atomic_reclaim - release what an ending context still holds
  *
  * Called through kmap_atomic_check_leaks() where a system call, a hard
  * interrupt, a softirq handler or an NMI ends, or a task dies of an oops,
- * while this CPU has a spare or kmap_local fallback held. Each of the
- * ending context's is reported once per call site and released, last map
- * first, and the counts its map raised are given back unless a lowmem
- * unmap gave them back already. A named slot left behind is reclaimed by
- * its next map instead (orphaned()).
+ * while this CPU holds a spare, a kmap_local fallback or an interrupt's map,
+ * or a task's context ends with page faults disabled. Each map of the
+ * ending context is released, last map first, and the counts it raised
+ * are given back unless a lowmem unmap gave them back already; an
+ * interrupt's lowmem maps give back theirs; reported once per call site.
+ * Slots and spares that nothing uses any more are released too. A task's
+ * named slot left behind otherwise is reclaimed by its next map
+ * (orphaned()).
  */
 void __kmap_atomic_reclaim(void)
 {
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int i, n = 0;
+	unsigned int level = kmap_atomic_level(), c = irq_class(level);
+	struct kmap_atomic_cpu *kc;
+	unsigned int i, n = 0, cpu;
 	unsigned long flags;
 	int last;
 
 	local_irq_save(flags);
+	kc = this_cpu_ptr(&kmap_atomic_cpu);
+	cpu = smp_processor_id();
+	/*
+	 * Spares and this task's fallbacks that other contexts left behind
+	 * (their counts were given back): else they keep the gate open. This
+	 * context's own are released below; orphaned() is for a map, whose
+	 * count is already on the stack, not for here.
+	 */
+	for (i = KM_TYPE_NR; i < KM_HELD_NR; i++)
+		if (!mine(&kc->held[i]) && (i < KM_SLOTS_USED || kc->held[i].task == current))
+			release_orphan(i);
 	for (;;) {
 		last = -1;
 		for (i = 0; i < KM_HELD_NR; i++)
@@ -1018,11 +1198,21 @@ void __kmap_atomic_reclaim(void)
 		release(last, true);
 		kmap_atomic_refuse();
 	}
+	/* An interrupt's lowmem maps, which have no record: their counts. */
+	while (level && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
+		this_cpu_dec(kmap_atomic_irq_lowmem[c]);
+		this_cpu_dec(kmap_atomic_outstanding);
+		n++;
+		if (pagefault_disabled()) {
+			kmap_atomic_lowmem_popped();
+			kmap_atomic_refuse();
+		}
+	}
 	local_irq_restore(flags);
 	if (n)
 		report(KMAP_REPORT_LEAK, KM_TYPE_NR, 0, 0, _RET_IP_,
-		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots) still held as their context ends (at %pS): released, counts given back",
-		       n, smp_processor_id(), (void *)_RET_IP_);
+		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots or lowmem maps) still held as their context ends (at %pS): released, counts given back",
+		       n, cpu, (void *)_RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_reclaim);
 /* Called where an NMI returns: no probes there. */

@@ -137,6 +137,7 @@ int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);
 unsigned int kmap_atomic_held_type(unsigned int i);
 unsigned long kmap_atomic_release(unsigned int i);
 bool kmap_atomic_reclaim_orphan(unsigned int idx);
+void kmap_atomic_lowmem_popped(void);
 
 /* A map that returns NULL gives back what the inline map raised. */
 void kmap_atomic_refuse(void);

@@ -117,7 +117,7 @@ EXPORT_SYMBOL_GPL(kmap_atomic_debug_reports);
  * Reports are composed while the record is being changed, interrupts off,
  * and printed once it is consistent and interrupts are restored.
  */
-#define REPORT_LEN	224
+#define REPORT_LEN	320
 
 struct pending {
 	unsigned int n;
@@ -550,6 +550,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 */
 		ok = give_back(kc, ctx);
 		unmapped = ok;
+		if (ok)
+			kmap_atomic_lowmem_popped();
 		if (!ok)
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",

@@ -193,7 +193,7 @@ static void nmi_collides_with_holder(struct kunit *test)
 /* A type that is no slot, at run time: mapped safely in a spare. */
 static void bad_type_at_run_time(struct kunit *test)
 {
-	struct counts before, after;
+	struct counts before, mapped, after;
 	bool ok, spare;
 	struct page *a;
 	u32 *p;
@@ -204,6 +204,7 @@ static void bad_type_at_run_time(struct kunit *test)
 	counts_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN bad type\n");
 	p = kmap_atomic(a, no_such_slot);
+	counts_now(&mapped);
 	spare = is_spare(p);
 	ok = *p == seed_of(a);
 	kunmap_atomic(p, no_such_slot);
@@ -213,7 +214,8 @@ static void bad_type_at_run_time(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, spare, "slot %u is not given one of this CPU's spares",
 			      no_such_slot);
 	KUNIT_EXPECT_TRUE_MSG(test, ok, "the mapping does not show its page");
-	expect_reports(test, &before, &after, 1, "a bad type");
+	expect_reports(test, &before, &mapped, 1, "the map of a bad type");
+	expect_reports(test, &mapped, &after, 0, "the unmap of the spare with its own type");
 	expect_same_counts(test, &before, &after, "the unmap");
 	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "the spare still maps a page after the unmap");
 }

@@ -274,8 +274,11 @@ static void buggy_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, r->lost, 0U, "maps that did not show their page");
 	if (c->bug == LEAK_WITH_SPARE) {
 		/* The collision, and the reclaim of what the context left held. */
-		KUNIT_EXPECT_GE_MSG(test, r->before.reports - task_before.reports, misuses,
-				    "reports of the collision and the leak");
+		expect_reports(test, r->before.reports - task_before.reports, misuses,
+			       "the collision and the leak");
+		/* The task the next run interrupted, after the reclaim. */
+		KUNIT_EXPECT_EQ_MSG(test, r->before.pagefault, 0,
+				    "page-fault count the leak left behind");
 	} else {
 		expect_reports(test, r->after.reports - r->before.reports, misuses,
 			       bug_names[c->bug]);
@@ -294,6 +297,12 @@ static void buggy_loop(struct kunit *test)
 	expect_same(test, &r->after, &r->final, "correct maps after the misuse");
 }
 
+/* Does @p map @page still? Read safely: a lost mapping faults. */
+static bool shows(const u32 *p, struct page *page)
+{
+	return !faults(p) && *p == seed_of(page);
+}
+
 /*
  * 2.6-correct code that a wrong-pointer rule could mistake for a bug. The
  * lowmem map takes no slot, so each is legal with highmem pages anywhere.
@@ -303,6 +312,8 @@ enum pattern {
 	COPY_USER_HIGHPAGE,	/* lowmem KM_USER0, highmem KM_USER1, KM_USER0 unmapped first */
 	/* highmem USER0, USER1; USER0 unmapped; a lowmem USER1 map and unmap */
 	OUT_OF_ORDER_THEN_NESTED,
+	/* copy_user_highpage() from lowmem, then a lowmem KM_USER1 inside the KM_USER1 */
+	COPY_THEN_NESTED,
 	PATTERN_NR
 };
 
@@ -310,10 +321,11 @@ static const char * const pattern_names[PATTERN_NR] = {
 	[NESTED_LOWMEM] = "a lowmem KM_USER1 inside a highmem one",
 	[COPY_USER_HIGHPAGE] = "copy_user_highpage() from lowmem, KM_USER0 unmapped first",
 	[OUT_OF_ORDER_THEN_NESTED] = "an out-of-order unmap, then a lowmem map of a held type",
+	[COPY_THEN_NESTED] = "a lowmem KM_USER0 unmapped under KM_USER1, then a lowmem KM_USER1",
 };
 
 static const enum pattern patterns[] = {
-	NESTED_LOWMEM, COPY_USER_HIGHPAGE, OUT_OF_ORDER_THEN_NESTED,
+	NESTED_LOWMEM, COPY_USER_HIGHPAGE, OUT_OF_ORDER_THEN_NESTED, COPY_THEN_NESTED,
 };
 
 static void pattern_desc(const enum pattern *p, char *desc)
@@ -342,7 +354,7 @@ static void correct_26_code(struct kunit *test)
 		h1 = kmap_atomic(r->pages[1], KM_USER1);
 		l = kmap_atomic(low, KM_USER1);
 		kunmap_atomic(l, KM_USER1);
-		kept = *h1 == seed_of(r->pages[1]);
+		kept = shows(h1, r->pages[1]);
 		kunmap_atomic(h1, KM_USER1);
 		break;
 	case COPY_USER_HIGHPAGE:
@@ -350,7 +362,7 @@ static void correct_26_code(struct kunit *test)
 		h1 = kmap_atomic(r->pages[1], KM_USER1);
 		*h1 = seed_of(r->pages[1]);
 		kunmap_atomic(l, KM_USER0);
-		kept = *h1 == seed_of(r->pages[1]);
+		kept = shows(h1, r->pages[1]);
 		kunmap_atomic(h1, KM_USER1);
 		break;
 	case OUT_OF_ORDER_THEN_NESTED:
@@ -359,7 +371,16 @@ static void correct_26_code(struct kunit *test)
 		kunmap_atomic(h0, KM_USER0);
 		l = kmap_atomic(low, KM_USER1);
 		kunmap_atomic(l, KM_USER1);
-		kept = *h1 == seed_of(r->pages[1]);
+		kept = shows(h1, r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case COPY_THEN_NESTED:
+		l = kmap_atomic(low, KM_USER0);
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		kunmap_atomic(l, KM_USER0);
+		l = kmap_atomic(low, KM_USER1);
+		kunmap_atomic(l, KM_USER1);
+		kept = shows(h1, r->pages[1]);
 		kunmap_atomic(h1, KM_USER1);
 		break;
 	case PATTERN_NR:
@@ -416,6 +437,60 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 		       "the reclaim of a map left behind");
 	expect_same(test, &orphaned, &after, "the next map and unmap");
 	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_outstanding), 0U);
+}
+
+/*
+ * A hard interrupt that unmaps a lowmem pointer twice: the second stands
+ * for no map of the interrupt's, and the counts there are the task's it
+ * interrupted, which holds KM_USER0: reported, and nothing given back.
+ */
+struct irq_double {
+	struct hrtimer timer;
+	struct page *low;
+	bool done;
+};
+
+static enum hrtimer_restart double_lowmem_unmap(struct hrtimer *timer)
+{
+	struct irq_double *d = container_of(timer, struct irq_double, timer);
+	void *l = kmap_atomic(d->low, KM_IRQ0);
+
+	kunmap_atomic(l, KM_IRQ0);
+	kunmap_atomic(l, KM_IRQ0);
+	WRITE_ONCE(d->done, true);
+	return HRTIMER_NORESTART;
+}
+
+static void irq_unmap_takes_no_task_counts(struct kunit *test)
+{
+	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct irq_double d = { .low = test_page(LOWMEM, 0) };
+	struct state held, after;
+	bool kept;
+	u32 *p;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	seed_pages(r->pages);
+	hrtimer_init(&d.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	d.timer.function = double_lowmem_unmap;
+
+	pr_info("KMAP-EXPECT-BEGIN an interrupt unmaps a lowmem pointer twice\n");
+	p = kmap_atomic(r->pages[0], KM_USER0);
+	state_now(&held);
+	/* Interrupts on: the timer comes here, on this CPU, while we hold it. */
+	hrtimer_start(&d.timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+	while (!READ_ONCE(d.done))
+		cpu_relax();
+	state_now(&after);
+	kept = shows(p, r->pages[0]);
+	kunmap_atomic(p, KM_USER0);
+	pr_info("KMAP-EXPECT-END an interrupt unmaps a lowmem pointer twice\n");
+	hrtimer_cancel(&d.timer);
+
+	expect_reports(test, after.reports - held.reports, 1, "the interrupt's second unmap");
+	expect_same(test, &held, &after, "the interrupt's unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, kept, "the task's KM_USER0 lost its page");
 }
 
 /*
@@ -807,6 +882,7 @@ static struct kunit_case kmap_atomic_survive_cases[] = {
 	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
 	KUNIT_CASE_PARAM(correct_26_code, pattern_gen_params),
 	KUNIT_CASE(orphan_reclaimed_by_next_map),
+	KUNIT_CASE(irq_unmap_takes_no_task_counts),
 	KUNIT_CASE(fallback_stops_short_of_bug),
 	KUNIT_CASE(random_sequences),
 	{}

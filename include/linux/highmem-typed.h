@@ -97,6 +97,7 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 #else
 DECLARE_TRACEPOINT(kmap_atomic_map);
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
+void __kmap_atomic_lowmem_in_irq(void);
 
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
@@ -109,6 +110,9 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 		/* A static branch: a no-op while the event is disabled. */
 		if (tracepoint_enabled(kmap_atomic_map))
 			__kmap_atomic_trace_lowmem(page, type);
+		/* An interrupt gives back only what it raised: counted. */
+		if (unlikely(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+			__kmap_atomic_lowmem_in_irq();
 		return lowmem_page_address(page);
 	}
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);

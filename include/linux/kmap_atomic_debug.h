@@ -56,7 +56,8 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
 #endif
-static inline void kmap_atomic_debug_fault(unsigned long address, bool fixed_up) { }
+/* A macro: the fixup search the caller passes is not made either. */
+#define kmap_atomic_debug_fault(address, fixed_up)	do { } while (0)
 #endif
 
 #endif /* _LINUX_KMAP_ATOMIC_DEBUG_H */
