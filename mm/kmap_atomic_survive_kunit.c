@@ -93,6 +93,63 @@ static u32 seed_of(struct page *page)
 	return 0x26bad000 ^ page_to_pfn(page);
 }
 
+/*
+ * Run @fn(@arg) in @where on this CPU (the caller has migration off), to
+ * its end, the context's end (and its reclaim) included.
+ */
+struct ctx_run {
+	void (*fn)(void *arg);
+	void *arg;
+	struct completion done;
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+};
+
+static void ctx_tasklet(struct tasklet_struct *tl)
+{
+	struct ctx_run *c = from_tasklet(c, tl, tasklet);
+
+	c->fn(c->arg);
+	complete(&c->done);
+}
+
+static enum hrtimer_restart ctx_hrtimer(struct hrtimer *timer)
+{
+	struct ctx_run *c = container_of(timer, struct ctx_run, timer);
+
+	c->fn(c->arg);
+	complete(&c->done);
+	return HRTIMER_NORESTART;
+}
+
+static void run_in_context(enum where where, void (*fn)(void *arg), void *arg)
+{
+	struct ctx_run c = { .fn = fn, .arg = arg };
+
+	switch (where) {
+	case IN_TASK:
+		fn(arg);
+		break;
+	case IN_TASKLET:
+		init_completion(&c.done);
+		tasklet_setup(&c.tasklet, ctx_tasklet);
+		tasklet_schedule(&c.tasklet);
+		wait_for_completion(&c.done);
+		tasklet_kill(&c.tasklet);
+		break;
+	case IN_HRTIMER:
+		init_completion(&c.done);
+		hrtimer_init(&c.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		c.timer.function = ctx_hrtimer;
+		hrtimer_start(&c.timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+		wait_for_completion(&c.done);
+		hrtimer_cancel(&c.timer);
+		break;
+	case WHERE_NR:
+		break;
+	}
+}
+
 /* What a run saw, in the context it ran in. */
 struct bug_run {
 	const struct bug_case *c;
@@ -104,13 +161,11 @@ struct bug_run {
 	bool named[2];			/* correct maps afterwards got the named slots */
 	bool correct_ok;		/* and showed their pages */
 	unsigned int outstanding;	/* spares, fallbacks, interrupts' slots held */
-	struct completion done;
-	struct tasklet_struct tasklet;
-	struct hrtimer timer;
 };
 
-static void run_bug(struct bug_run *r)
+static void run_bug(void *arg)
 {
+	struct bug_run *r = arg;
 	enum km_type a = slot_pair[r->c->where][0], b = slot_pair[r->c->where][1];
 	unsigned int i, cpu = smp_processor_id();
 	u32 *p, *q;
@@ -155,48 +210,10 @@ static void run_bug(struct bug_run *r)
 	state_now(&r->final);
 }
 
-static void bug_tasklet(struct tasklet_struct *tl)
-{
-	struct bug_run *r = from_tasklet(r, tl, tasklet);
-
-	run_bug(r);
-	complete(&r->done);
-}
-
-static enum hrtimer_restart bug_hrtimer(struct hrtimer *timer)
-{
-	struct bug_run *r = container_of(timer, struct bug_run, timer);
-
-	run_bug(r);
-	complete(&r->done);
-	return HRTIMER_NORESTART;
-}
-
 /* Run @r in its context on this CPU, to its end, the context's end included. */
 static void run_in(struct bug_run *r)
 {
-	switch (r->c->where) {
-	case IN_TASK:
-		run_bug(r);
-		break;
-	case IN_TASKLET:
-		init_completion(&r->done);
-		tasklet_setup(&r->tasklet, bug_tasklet);
-		tasklet_schedule(&r->tasklet);
-		wait_for_completion(&r->done);
-		tasklet_kill(&r->tasklet);
-		break;
-	case IN_HRTIMER:
-		init_completion(&r->done);
-		hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-		r->timer.function = bug_hrtimer;
-		hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
-		wait_for_completion(&r->done);
-		hrtimer_cancel(&r->timer);
-		break;
-	case WHERE_NR:
-		break;
-	}
+	run_in_context(r->c->where, run_bug, r);
 }
 
 /* Correct code draws no report in either flavor; each misuse at least one. */
@@ -610,9 +627,6 @@ struct random_run {
 	int preempt0, pagefault0, local0;
 	unsigned long reports;
 	char failure[160];		/* the first failure */
-	struct completion done;
-	struct tasklet_struct tasklet;
-	struct hrtimer timer;
 };
 
 static __printf(2, 3) void fail(struct random_run *r, const char *fmt, ...)
@@ -765,8 +779,9 @@ static void random_step(struct random_run *r)
 	}
 }
 
-static void random_run_here(struct random_run *r)
+static void random_run_here(void *arg)
 {
+	struct random_run *r = arg;
 	enum km_type a = slot_pair[r->where][0], b = slot_pair[r->where][1];
 	unsigned int cpu = smp_processor_id();
 	u32 *p, *q;
@@ -804,23 +819,6 @@ static void random_run_here(struct random_run *r)
 	}
 }
 
-static void random_tasklet(struct tasklet_struct *tl)
-{
-	struct random_run *r = from_tasklet(r, tl, tasklet);
-
-	random_run_here(r);
-	complete(&r->done);
-}
-
-static enum hrtimer_restart random_hrtimer(struct hrtimer *timer)
-{
-	struct random_run *r = container_of(timer, struct random_run, timer);
-
-	random_run_here(r);
-	complete(&r->done);
-	return HRTIMER_NORESTART;
-}
-
 static void random_sequences(struct kunit *test)
 {
 	struct random_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -844,26 +842,7 @@ static void random_sequences(struct kunit *test)
 	for (r->run = 0; done_ops < random_ops && !r->failure[0]; r->run++) {
 		r->where = r->run % WHERE_NR;
 		r->ops = min(RUN_OPS, random_ops - done_ops);
-		switch (r->where) {
-		case IN_TASK:
-			random_run_here(r);
-			break;
-		case IN_TASKLET:
-			init_completion(&r->done);
-			tasklet_setup(&r->tasklet, random_tasklet);
-			tasklet_schedule(&r->tasklet);
-			wait_for_completion(&r->done);
-			tasklet_kill(&r->tasklet);
-			break;
-		default:
-			init_completion(&r->done);
-			hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-			r->timer.function = random_hrtimer;
-			hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
-			wait_for_completion(&r->done);
-			hrtimer_cancel(&r->timer);
-			break;
-		}
+		run_in_context(r->where, random_run_here, r);
 		done_ops += r->ops;
 	}
 	pr_info("KMAP-EXPECT-END random state machine\n");
