@@ -453,7 +453,12 @@ void kmap_atomic_refuse(void)
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
-	return map_idx(idx, idx, pfn, prot);
+	unsigned long vaddr = map_idx(idx, idx, pfn, prot);
+
+	/* As __kmap_atomic_slot(): an unmap's flush may not have come yet. */
+	if (vaddr && kmap_atomic_level())
+		arch_kmap_local_post_unmap(vaddr);
+	return vaddr;
 }
 #endif
 

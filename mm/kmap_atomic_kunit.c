@@ -909,6 +909,49 @@ static void storm_party_check(struct kunit *test, struct storm_party *sp, const 
 	KUNIT_EXPECT_EQ_MSG(test, differs, 0, "%s's page does not hold what it wrote", who);
 }
 
+/*
+ * An interrupt that maps a slot between another unmap's pte clear and its
+ * flush: the slot is free and its pte none, but this CPU's TLB may still
+ * hold the old page. The interrupt's map flushes, and sees its own page.
+ * The window is made by hand (the pte written, read through and cleared
+ * without a flush), and the interrupt level too, so that it is exact.
+ */
+static void interrupt_map_flushes_stale_entry(struct kunit *test)
+{
+	struct page *old = test_page(HIGHMEM_BELOW_4G, 0), *new = test_page(HIGHMEM_BELOW_4G, 1);
+	unsigned long flags, addr, before;
+	bool stale_seen, own_seen;
+	pte_t *ptep;
+	u32 *p;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	fill_page(old, 0x01d);
+	fill_page(new, 0x2e3);
+	before = kmap_atomic_reports();
+	local_irq_save(flags);
+	addr = kmap_atomic_slot_addr(smp_processor_id(), KM_IRQ0);
+	ptep = kernel_pte(addr);
+	if (!ptep || !pte_none(ptep_get(ptep))) {
+		local_irq_restore(flags);
+		kunit_skip(test, "KM_IRQ0 is in use on this CPU");
+	}
+	set_pte(ptep, mk_pte(old, kmap_prot));
+	stale_seen = holds((u32 *)addr, 0x01d);	/* now in this CPU's TLB */
+	pte_clear(NULL, addr, ptep);		/* an unmap, stopped before its flush */
+	__preempt_count_add(HARDIRQ_OFFSET);
+	p = kmap_atomic(new, KM_IRQ0);
+	own_seen = holds(p, 0x2e3);
+	kunmap_atomic(p, KM_IRQ0);
+	__preempt_count_sub(HARDIRQ_OFFSET);
+	local_irq_restore(flags);
+
+	KUNIT_ASSERT_TRUE_MSG(test, stale_seen, "the page written by hand is not mapped");
+	KUNIT_EXPECT_EQ_MSG(test, (unsigned long)p, addr, "the interrupt did not get KM_IRQ0");
+	KUNIT_EXPECT_TRUE_MSG(test, own_seen,
+			      "the interrupt's map shows the page the stale TLB entry held");
+	KUNIT_EXPECT_EQ_MSG(test, kmap_atomic_reports(), before, "reports of correct code");
+}
+
 static void task_slot_under_interrupt_storm(struct kunit *test)
 {
 	unsigned int cpu = cpumask_last(cpu_online_mask);
@@ -948,6 +991,7 @@ static struct kunit_case kmap_atomic_cases[] = {
 	KUNIT_CASE(interleaved_with_untyped),
 	KUNIT_CASE_PARAM(slots_in_interrupts, irq_case_gen),
 	KUNIT_CASE(task_slot_under_interrupt_storm),
+	KUNIT_CASE(interrupt_map_flushes_stale_entry),
 	{}
 };
 
