@@ -584,8 +584,8 @@ static void fallback_stops_short_of_bug(struct kunit *test)
  * page, and the reports rose by one for a misuse (by at least one with the
  * debug checks) and not at all for correct code. A run ends with its
  * mappings unmapped, or, in a tasklet or an interrupt, left for the
- * context's end to reclaim (such a run maps no lowmem page: see
- * random_step()); the next run first maps its slots correctly
+ * context's end to reclaim, lowmem maps included (counted per interrupt
+ * class); the next run first maps its slots correctly
  * and must get them, with no report. A failure names the seed, the run
  * and the step. kmap_atomic_survive_kunit.random_ops sets the number of
  * operations (make matrix runs more).
@@ -720,12 +720,7 @@ static void random_step(struct random_run *r)
 	int want;
 
 	if (op < 6 && r->n < STACK_MAX) {		/* map */
-		/*
-		 * A run that leaks maps no lowmem page: a lowmem map has no
-		 * record, and the release kernel cannot give back the counts
-		 * of one leaked in an interrupt (2.6 could not either).
-		 */
-		bool low = !r->leak && !pick(r, 4);
+		bool low = !pick(r, 4);
 
 		e.page = low ? r->low : r->pages[pick(r, LOOP_PAGES)];
 		want = low ? LOWMEM_MAP : predict_map(r, type);
@@ -792,6 +787,13 @@ static void random_run_here(void *arg)
 	r->reports = kmap_atomic_reports();
 	r->n = 0;
 	r->stale = NULL;
+	/*
+	 * An interrupted task (idle, ksoftirqd) holds no count of its own:
+	 * one here is what a reclaim at the last interrupt's end left.
+	 */
+	if (r->where != IN_TASK && r->pagefault0)
+		fail(r, "the task an interrupt ran on has page faults disabled %d times",
+		     r->pagefault0);
 	r->leak = r->where != IN_TASK && pick(r, 2);
 	/* Whatever the last run left: its slots are free, and no report. */
 	p = kmap_atomic(r->pages[0], a);
