@@ -190,6 +190,80 @@ static void nmi_collides_with_holder(struct kunit *test)
 	expect_same_counts(test, &before, &after, "both unmaps");
 }
 
+/*
+ * An NMI, under a task that holds KM_NMI with interrupts off, maps KM_NMI
+ * again and again without unmapping: each is a collision given a spare
+ * (an NMI may take them all, the one kept for NMIs too), each shows its
+ * page, and past the last spare the map returns NULL with its counts
+ * given back: kmap_local's stack is the task's, and no fallback is made.
+ */
+struct nmi_burst {
+	struct page *page;
+	u32 *addr[KM_SPARE_SLOTS + 2];
+	unsigned int mapped, lost, spares;
+	int pagefault_before, pagefault_mapped, pagefault_after;
+};
+
+static void nmi_maps_till_null(void *arg)
+{
+	struct nmi_burst *b = arg;
+	unsigned int i;
+
+	b->pagefault_before = current->pagefault_disabled;
+	for (i = 0; i < ARRAY_SIZE(b->addr); i++) {
+		b->addr[i] = kmap_atomic(b->page, KM_NMI);
+		if (!b->addr[i])
+			break;
+		b->lost += *b->addr[i] != seed_of(b->page);
+		b->spares += is_spare(b->addr[i]);
+	}
+	b->mapped = i;
+	b->pagefault_mapped = current->pagefault_disabled;
+	while (i--)
+		kunmap_atomic(b->addr[i], KM_NMI);
+	b->pagefault_after = current->pagefault_disabled;
+}
+
+static void nmi_spares_then_null(struct kunit *test)
+{
+	struct nmi_burst b = {};
+	struct counts before, after;
+	unsigned long flags;
+	bool held_ok, ran;
+	struct page *a;
+	u32 *pa;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 2);
+	b.page = seeded(HIGHMEM_BELOW_4G, 3);
+	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN an NMI takes every spare, then gets NULL\n");
+	local_irq_save(flags);
+	pa = kmap_atomic(a, KM_NMI);
+	ran = kmap_test_nmi_now(nmi_maps_till_null, &b);
+	held_ok = *pa == seed_of(a);
+	kunmap_atomic(pa, KM_NMI);
+	local_irq_restore(flags);
+	pr_info("KMAP-EXPECT-END an NMI takes every spare, then gets NULL\n");
+	counts_now(&after);
+	kmap_test_nmi_unregister();
+
+	KUNIT_ASSERT_TRUE_MSG(test, ran, "no NMI ran");
+	KUNIT_EXPECT_EQ_MSG(test, b.mapped, (unsigned int)KM_SPARE_SLOTS,
+			    "maps the NMI got before NULL (every spare, the NMI's one included)");
+	KUNIT_EXPECT_EQ_MSG(test, b.spares, b.mapped, "the NMI's maps that are spares");
+	KUNIT_EXPECT_EQ_MSG(test, b.lost, 0U, "the NMI's maps that do not show their page");
+	KUNIT_EXPECT_EQ_MSG(test, b.pagefault_mapped, b.pagefault_before + (int)b.mapped,
+			    "the NULL map's counts were not given back");
+	KUNIT_EXPECT_EQ_MSG(test, b.pagefault_after, b.pagefault_before,
+			    "page-fault count after the NMI's unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, held_ok, "the task's KM_NMI lost its page to the NMI");
+	expect_reports(test, &before, &after, KM_SPARE_SLOTS + 1,
+		       "an NMI's collisions and its NULL");
+	expect_same_counts(test, &before, &after, "every unmap");
+}
+
 /* A type that is no slot, at run time: mapped safely in a spare. */
 static void bad_type_at_run_time(struct kunit *test)
 {
@@ -600,6 +674,7 @@ static void unmap_after_counts_given_back(struct kunit *test)
 static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(collision_gets_spare),
 	KUNIT_CASE(nmi_collides_with_holder),
+	KUNIT_CASE(nmi_spares_then_null),
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),

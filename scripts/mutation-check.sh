@@ -68,6 +68,7 @@ mutations=(
 	'no-renumbering-on-lowmem-pop|s/^\t\trenumber(kc, current, level, place);$/\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\t\tkmap_atomic_refuse();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'
 	'no-interrupt-level-flush|/^void \*__kmap_atomic_slot(/,/^}/s/^\t\t\tif (unlikely(kmap_atomic_level()))$/\t\t\tif (0)/|kmap_atomic.interrupt_map_flushes_stale_entry'
+	'nmi-takes-kmap-local|s/addr = in_nmi() ? NULL : kmap_atomic_fallback_map(pfn, prot, type);/addr = kmap_atomic_fallback_map(pfn, prot, type);/|kmap_atomic_misuse.nmi_spares_then_null'
 	'no-kmap-local-depth-check|s/if (current->kmap_ctrl.idx + KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)/if (0)/|kmap_atomic_survive.fallback_stops_short_of_bug'
 	'no-map-event|s/^\(\t*\)map_event(type, pfn, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, slot_pte(idx), vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
