@@ -153,39 +153,58 @@ static void nmi_maps_km_nmi(void *arg)
 	kunmap_atomic(in->addr, KM_NMI);
 }
 
+/* What a task that holds KM_NMI saw while an NMI ran on its CPU. */
+struct km_nmi_holder {
+	u32 *addr;		/* the task's KM_NMI mapping */
+	unsigned int cpu;
+	bool kept;		/* it still showed its page after the NMI */
+	bool ran;		/* the NMI ran */
+};
+
+/*
+ * Run @fn(@arg) in a real NMI on this CPU while the task holds KM_NMI on
+ * page 2, interrupts off, between the KMAP-EXPECT lines for @what; the
+ * counts before and after go in @before and @after.
+ */
+static void nmi_under_km_nmi(struct kunit *test, const char *what, void (*fn)(void *arg),
+			     void *arg, struct km_nmi_holder *h, struct counts *before,
+			     struct counts *after)
+{
+	struct page *a = seeded(HIGHMEM_BELOW_4G, 2);
+	unsigned long flags;
+
+	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
+	counts_now(before);
+	pr_info("KMAP-EXPECT-BEGIN %s\n", what);
+	local_irq_save(flags);
+	h->cpu = smp_processor_id();
+	h->addr = kmap_atomic(a, KM_NMI);
+	h->ran = kmap_test_nmi_now(fn, arg);
+	h->kept = *h->addr == seed_of(a);
+	kunmap_atomic(h->addr, KM_NMI);
+	local_irq_restore(flags);
+	pr_info("KMAP-EXPECT-END %s\n", what);
+	counts_now(after);
+	kmap_test_nmi_unregister();
+}
+
 static void nmi_collides_with_holder(struct kunit *test)
 {
 	struct nmi_intruder in = {};
 	struct counts before, after;
-	unsigned long flags;
-	bool held_ok, ran;
-	unsigned int cpu;
-	struct page *a;
-	u32 *pa;
+	struct km_nmi_holder h;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
-	a = seeded(HIGHMEM_BELOW_4G, 2);
 	in.page = seeded(chunks[HIGHMEM_ABOVE_4G] ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G, 3);
-	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
-	counts_now(&before);
-	pr_info("KMAP-EXPECT-BEGIN an NMI maps the KM_NMI a task holds\n");
-	local_irq_save(flags);
-	cpu = smp_processor_id();
-	pa = kmap_atomic(a, KM_NMI);
-	ran = kmap_test_nmi_now(nmi_maps_km_nmi, &in);
-	held_ok = *pa == seed_of(a);
-	kunmap_atomic(pa, KM_NMI);
-	local_irq_restore(flags);
-	pr_info("KMAP-EXPECT-END an NMI maps the KM_NMI a task holds\n");
-	counts_now(&after);
-	kmap_test_nmi_unregister();
+	nmi_under_km_nmi(test, "an NMI maps the KM_NMI a task holds", nmi_maps_km_nmi, &in,
+			 &h, &before, &after);
 
-	KUNIT_ASSERT_TRUE_MSG(test, ran, "no NMI ran");
-	KUNIT_EXPECT_PTR_NE_MSG(test, in.addr, pa, "the NMI took the KM_NMI slot in use");
-	KUNIT_EXPECT_TRUE_MSG(test, in.addr && is_spare_of(in.addr, cpu),
+	KUNIT_ASSERT_TRUE_MSG(test, h.ran, "no NMI ran");
+	KUNIT_EXPECT_PTR_NE_MSG(test, in.addr, h.addr, "the NMI took the KM_NMI slot in use");
+	KUNIT_EXPECT_TRUE_MSG(test, in.addr && is_spare_of(in.addr, h.cpu),
 			      "the NMI's map is not in one of this CPU's spares");
 	KUNIT_EXPECT_TRUE_MSG(test, in.ok, "the NMI's mapping does not show its page");
-	KUNIT_EXPECT_TRUE_MSG(test, held_ok, "the task's KM_NMI lost its page to the NMI");
+	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the task's KM_NMI lost its page to the NMI");
 	expect_reports(test, &before, &after, 1, "an NMI's collision");
 	expect_same_counts(test, &before, &after, "both unmaps");
 }
@@ -228,28 +247,14 @@ static void nmi_spares_then_null(struct kunit *test)
 {
 	struct nmi_burst b = {};
 	struct counts before, after;
-	unsigned long flags;
-	bool held_ok, ran;
-	struct page *a;
-	u32 *pa;
+	struct km_nmi_holder h;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
-	a = seeded(HIGHMEM_BELOW_4G, 2);
 	b.page = seeded(HIGHMEM_BELOW_4G, 3);
-	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
-	counts_now(&before);
-	pr_info("KMAP-EXPECT-BEGIN an NMI takes every spare, then gets NULL\n");
-	local_irq_save(flags);
-	pa = kmap_atomic(a, KM_NMI);
-	ran = kmap_test_nmi_now(nmi_maps_till_null, &b);
-	held_ok = *pa == seed_of(a);
-	kunmap_atomic(pa, KM_NMI);
-	local_irq_restore(flags);
-	pr_info("KMAP-EXPECT-END an NMI takes every spare, then gets NULL\n");
-	counts_now(&after);
-	kmap_test_nmi_unregister();
+	nmi_under_km_nmi(test, "an NMI takes every spare, then gets NULL", nmi_maps_till_null,
+			 &b, &h, &before, &after);
 
-	KUNIT_ASSERT_TRUE_MSG(test, ran, "no NMI ran");
+	KUNIT_ASSERT_TRUE_MSG(test, h.ran, "no NMI ran");
 	KUNIT_EXPECT_EQ_MSG(test, b.mapped, (unsigned int)KM_SPARE_SLOTS,
 			    "maps the NMI got before NULL (every spare, the NMI's one included)");
 	KUNIT_EXPECT_EQ_MSG(test, b.spares, b.mapped, "the NMI's maps that are spares");
@@ -258,7 +263,7 @@ static void nmi_spares_then_null(struct kunit *test)
 			    "the NULL map's counts were not given back");
 	KUNIT_EXPECT_EQ_MSG(test, b.pagefault_after, b.pagefault_before,
 			    "page-fault count after the NMI's unmaps");
-	KUNIT_EXPECT_TRUE_MSG(test, held_ok, "the task's KM_NMI lost its page to the NMI");
+	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the task's KM_NMI lost its page to the NMI");
 	expect_reports(test, &before, &after, KM_SPARE_SLOTS + 1,
 		       "an NMI's collisions and its NULL");
 	expect_same_counts(test, &before, &after, "every unmap");
