@@ -378,11 +378,6 @@ static bool claim_none_pte(pte_t *ptep, pte_t pte)
 	return cmpxchg_local((unsigned long *)ptep, 0, (unsigned long)pte_val(pte)) == 0;
 }
 
-/*
- * Map @pfn in slot @idx of this CPU if its pte is none; preemption is off.
- * Return: the slot's address, or 0 if the slot is in use.
- */
-
 /* Is @h a map of this context: the task whose counts it raised, at this level? */
 static __always_inline bool mine(const struct kmap_atomic_held *h)
 {

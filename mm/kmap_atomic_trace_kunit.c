@@ -9,12 +9,18 @@
  * fields; the formatted records in /sys/kernel/tracing are the userspace
  * checks' part.
  *
+ * brd, driven in a task, a tasklet, with interrupts off and in a hard
+ * interrupt, is seen to map in the slot pair of each context.
+ *
  * The reports the misuse cases provoke are bracketed on the console by
  * KMAP-EXPECT-BEGIN/END lines.
  */
 #include <kunit/test.h>
+#include <linux/blkdev.h>
 #include <linux/highmem.h>
+#include <linux/interrupt.h>
 #include <linux/kallsyms.h>
+#include <linux/major.h>
 #include <linux/tracepoint.h>
 #include <trace/events/kmap_atomic.h>
 
@@ -345,11 +351,241 @@ static void fallback_is_traced(struct kunit *test)
 			    "report events");
 }
 
+/*
+ * brd in each context it can be driven from: a write and a read back of
+ * two highmem pages, one sector into the device's last pages, so that each
+ * bvec spans two of brd's store pages. submit_bio() may sleep; the case
+ * calls brd's ->submit_bio itself, as the block layer would, with the
+ * device held open. brd allocates store pages only where it may sleep: the
+ * task first reads what the disk holds there and writes it back, which
+ * allocates them, and writes it back again at the end.
+ */
+enum brd_where { BRD_TASK, BRD_TASKLET, BRD_IRQS_OFF, BRD_HARDIRQ };
+
+static const struct brd_case {
+	enum brd_where where;
+	enum km_type bio_slot, store_slot;
+	bool irqs_off;
+	const char *desc;
+} brd_cases[] = {
+	{ BRD_TASK, KM_USER0, KM_USER1, false, "task: KM_USER0, KM_USER1" },
+	{ BRD_TASKLET, KM_SOFTIRQ0, KM_SOFTIRQ1, false, "tasklet: KM_SOFTIRQ0, KM_SOFTIRQ1" },
+	{ BRD_IRQS_OFF, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, true,
+	  "interrupts off: KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ" },
+	{ BRD_HARDIRQ, KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ, true,
+	  "hard interrupt: KM_BIO_SRC_IRQ, KM_BIO_DST_IRQ" },
+};
+
+static void brd_case_desc(const struct brd_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(brd_case, brd_cases, brd_case_desc);
+
+#define BRD_PAGES	2
+
+struct brd_run {
+	struct block_device *bdev;
+	sector_t sector;
+	struct page *src[BRD_PAGES], *dst[BRD_PAGES], *saved[BRD_PAGES];
+	struct bio bio;
+	struct bio_vec vecs[BRD_PAGES];
+	int ended;			/* bios that completed */
+	blk_status_t status;		/* the first error, if any */
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+	struct completion done;
+};
+
+static void brd_end_io(struct bio *bio)
+{
+	struct brd_run *r = container_of(bio, struct brd_run, bio);
+
+	r->status = r->status ?: bio->bi_status;
+	r->ended++;
+}
+
+/* One bio of @op over @pages, handed to brd directly. */
+static void brd_io(struct brd_run *r, enum req_op op, struct page **pages)
+{
+	unsigned int i;
+
+	bio_init(&r->bio, r->bdev, r->vecs, BRD_PAGES, op);
+	r->bio.bi_iter.bi_sector = r->sector;
+	r->bio.bi_end_io = brd_end_io;
+	for (i = 0; i < BRD_PAGES; i++)
+		__bio_add_page(&r->bio, pages[i], PAGE_SIZE, 0);
+	r->bdev->bd_disk->fops->submit_bio(&r->bio);
+}
+
+/* The write and the read back, traced whatever task runs them. */
+static void brd_write_read(struct brd_run *r)
+{
+	WRITE_ONCE(tracee, current);
+	brd_io(r, REQ_OP_WRITE, r->src);
+	brd_io(r, REQ_OP_READ, r->dst);
+	WRITE_ONCE(tracee, NULL);
+}
+
+static void brd_tasklet(struct tasklet_struct *t)
+{
+	struct brd_run *r = from_tasklet(r, t, tasklet);
+
+	brd_write_read(r);
+	complete(&r->done);
+}
+
+static enum hrtimer_restart brd_hrtimer(struct hrtimer *t)
+{
+	struct brd_run *r = container_of(t, struct brd_run, timer);
+
+	brd_write_read(r);
+	complete(&r->done);
+	return HRTIMER_NORESTART;
+}
+
+static void brd_run_in(struct brd_run *r, enum brd_where where)
+{
+	unsigned long flags;
+
+	init_completion(&r->done);
+	switch (where) {
+	case BRD_TASK:
+		brd_write_read(r);
+		break;
+	case BRD_IRQS_OFF:
+		local_irq_save(flags);
+		brd_write_read(r);
+		local_irq_restore(flags);
+		break;
+	case BRD_TASKLET:
+		tasklet_setup(&r->tasklet, brd_tasklet);
+		tasklet_schedule(&r->tasklet);
+		wait_for_completion(&r->done);
+		tasklet_kill(&r->tasklet);
+		break;
+	case BRD_HARDIRQ:
+		hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		r->timer.function = brd_hrtimer;
+		hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+		wait_for_completion(&r->done);
+		hrtimer_cancel(&r->timer);
+		break;
+	}
+}
+
+/* Is @ip in brd's code? Its map and unmap events are the case's. */
+static bool in_brd(unsigned long ip)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol_no_offset(sym, ip);
+	return strstr(sym, "brd");
+}
+
+static bool pages_equal(struct page *a, struct page *b)
+{
+	void *pa = kmap_local_page(a), *pb = kmap_local_page(b);
+	bool same = !memcmp(pa, pb, PAGE_SIZE);
+
+	kunmap_local(pb);
+	kunmap_local(pa);
+	return same;
+}
+
+static bool is_bio_page(const struct brd_run *r, unsigned long pfn)
+{
+	unsigned int i;
+
+	for (i = 0; i < BRD_PAGES; i++)
+		if (page_to_pfn(r->src[i]) == pfn || page_to_pfn(r->dst[i]) == pfn)
+			return true;
+	return false;
+}
+
+/*
+ * Each of brd's map and unmap events is in the context's pair: the bio's
+ * page in the first slot, the store page in the second. Per bvec brd maps
+ * the bio's page once and, the bvec spanning two store pages, the store
+ * twice.
+ */
+static void brd_check_events(struct kunit *test, const struct brd_case *c,
+			     const struct brd_run *r)
+{
+	unsigned int n[2][2] = {}, bvecs = 2 * BRD_PAGES;
+	int i, total = atomic_read(&nr_records);
+	bool ok = true;
+
+	KUNIT_ASSERT_LE_MSG(test, total, MAX_RECORDS, "more events than the test keeps");
+	for (i = 0; i < total; i++) {
+		const struct record *e = &records[i];
+		bool bio_page = is_bio_page(r, e->pfn);
+
+		if (e->ev == EV_REPORT || !in_brd(e->caller))
+			continue;
+		n[e->ev][bio_page]++;
+		ok &= e->type == (bio_page ? c->bio_slot : c->store_slot);
+		ok &= e->irqs_off == c->irqs_off;
+	}
+	if (!ok)
+		dump_records(test);
+	KUNIT_EXPECT_TRUE_MSG(test, ok, "brd mapped outside the slot pair %u/%u of its context, or with interrupts %s",
+			      c->bio_slot, c->store_slot, c->irqs_off ? "on" : "off");
+	KUNIT_EXPECT_EQ_MSG(test, n[EV_MAP][true], bvecs, "maps of the bio's pages");
+	KUNIT_EXPECT_EQ_MSG(test, n[EV_UNMAP][true], bvecs, "unmaps of the bio's pages");
+	KUNIT_EXPECT_EQ_MSG(test, n[EV_MAP][false], 2 * bvecs, "maps of brd's store pages");
+	KUNIT_EXPECT_EQ_MSG(test, n[EV_UNMAP][false], 2 * bvecs, "unmaps of brd's store pages");
+}
+
+static void brd_maps_in_its_context_pair(struct kunit *test)
+{
+	const struct brd_case *c = test->param_value;
+	const fmode_t mode = FMODE_READ | FMODE_WRITE;
+	struct brd_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	if (!IS_ENABLED(CONFIG_BLK_DEV_RAM))
+		kunit_skip(test, "no brd (CONFIG_BLK_DEV_RAM) in this kernel");
+	need_kind(test, HIGHMEM_BELOW_4G);
+	r->bdev = blkdev_get_by_dev(MKDEV(RAMDISK_MAJOR, 1), mode, NULL);
+	if (IS_ERR(r->bdev))
+		kunit_skip(test, "brd's /dev/ram1 did not open (%ld): brd.rd_nr=2 gives it",
+			   PTR_ERR(r->bdev));
+	r->sector = bdev_nr_sectors(r->bdev) - ((BRD_PAGES + 1) << (PAGE_SHIFT - SECTOR_SHIFT)) + 1;
+	for (i = 0; i < BRD_PAGES; i++) {
+		r->src[i] = test_page(HIGHMEM_BELOW_4G, i);
+		r->dst[i] = test_page(HIGHMEM_BELOW_4G, BRD_PAGES + i);
+		r->saved[i] = test_page(HIGHMEM_BELOW_4G, 2 * BRD_PAGES + i);
+		memset_page(r->src[i], 0, 0x5a ^ i ^ c->where, PAGE_SIZE);
+		memset_page(r->dst[i], 0, 0, PAGE_SIZE);
+	}
+	/* In task context: what the disk held, written back to allocate its store. */
+	brd_io(r, REQ_OP_READ, r->saved);
+	brd_io(r, REQ_OP_WRITE, r->saved);
+	KUNIT_ASSERT_EQ_MSG(test, r->ended, 2, "the task's bios completed");
+	r->ended = 0;
+	atomic_set(&nr_records, 0);
+
+	brd_run_in(r, c->where);
+
+	KUNIT_EXPECT_EQ_MSG(test, r->ended, 2, "bios completed");
+	KUNIT_EXPECT_EQ_MSG(test, r->status, BLK_STS_OK, "bio status");
+	for (i = 0; i < BRD_PAGES; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, pages_equal(r->src[i], r->dst[i]),
+				      "page %u read back as written", i);
+	brd_check_events(test, c, r);
+	brd_io(r, REQ_OP_WRITE, r->saved);
+	blkdev_put(r->bdev, mode);
+}
+
 static struct kunit_case kmap_atomic_trace_cases[] = {
 	KUNIT_CASE_PARAM(map_and_unmap_are_traced, trace_case_gen_params),
 	KUNIT_CASE(collision_is_traced),
 	KUNIT_CASE(wrong_unmap_is_traced),
 	KUNIT_CASE(fallback_is_traced),
+	KUNIT_CASE_PARAM(brd_maps_in_its_context_pair, brd_case_gen_params),
 	{}
 };
 
