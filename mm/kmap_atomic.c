@@ -401,18 +401,18 @@ static __always_inline bool outstanding(unsigned int i, unsigned int level)
 }
 
 /*
- * Fill in record @i for a map of @type by this context. The task goes in
- * last: an interrupt that finds the record without it takes the slot for
- * one in use, never for one left behind.
+ * Fill in record @i for a map of @type by this context, whose count is at
+ * @depth. The task goes in last: an interrupt that finds the record without
+ * it takes the slot for one in use, never for one left behind.
  */
-static __always_inline void hold(unsigned int i, unsigned int type)
+static __always_inline void hold(unsigned int i, unsigned int type, int depth)
 {
 	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
 	unsigned int level = kmap_atomic_level();
 
 	h->type = type;
 	h->level = level;
-	h->depth = current->pagefault_disabled;
+	h->depth = depth;
 	this_cpu_inc(kmap_atomic_held_nr);
 	if (outstanding(i, level))
 		this_cpu_inc(kmap_atomic_outstanding);
@@ -430,11 +430,17 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 {
 	unsigned long vaddr = slot_addr(idx);
 	pte_t pte = pfn_pte(pfn, prot);
+	/*
+	 * This map's place in the count stack, read before the claim: an
+	 * int3, #DB or #MC handler that maps and returns holding (their exits
+	 * reclaim nothing) raises the count above it meanwhile.
+	 */
+	int depth = current->pagefault_disabled;
 
 	if (!claim_none_pte(slot_pte(idx), pte))
 		return 0;
 	arch_kmap_local_post_map(vaddr, pte);
-	hold(idx, type);
+	hold(idx, type, depth);
 	return vaddr;
 }
 
@@ -818,7 +824,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 						   arch_kmap_atomic_fallback_tag));
 	h->vaddr = (unsigned long)addr;
 	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
-	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR));
+	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), current->pagefault_disabled);
 out:
 	local_irq_restore(flags);
 	return addr;

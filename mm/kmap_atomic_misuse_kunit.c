@@ -16,6 +16,8 @@
 #include <kunit/test.h>
 #include <linux/cpumask.h>
 #include <linux/highmem.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
@@ -267,6 +269,144 @@ static void nmi_spares_then_null(struct kunit *test)
 	expect_reports(test, &before, &after, KM_SPARE_SLOTS + 1,
 		       "an NMI's collisions and its NULL");
 	expect_same_counts(test, &before, &after, "every unmap");
+}
+
+/*
+ * An exception in the middle of a map of the slot it maps too: a data
+ * breakpoint on the pte of this CPU's KM_USER0 traps (#DB, an NMI-class
+ * context) right after the task's map first touches it, and its handler
+ * maps KM_USER0 itself and returns holding it, as int3, #DB and #MC may
+ * (their exits reclaim nothing). The task's claim must see the pte the
+ * handler wrote, whichever came first, and neither map may take the
+ * other's slot: a check-then-set claim would write the task's page over
+ * the handler's map. Then the handler, on a trap the task asks for,
+ * unmaps its map, and the task unmaps its own: with its address, or as
+ * the issue's buggy loop does, with a lowmem pointer, which stands for
+ * the map only if the map's depth was read before the handler raised the
+ * count. Either way the counts come back as they were.
+ */
+enum db_state { DB_IDLE, DB_MAP, DB_HELD, DB_UNMAP, DB_DONE };
+
+struct db_intruder {
+	struct page *page;
+	u32 *addr;
+	enum db_state state;
+	bool ok;		/* its mapping showed its page */
+	unsigned int traps;
+};
+
+/* What @addr shows, or 0 if it faults. */
+static u32 word_at(const u32 *addr)
+{
+	u32 word;
+
+	return get_kernel_nofault(word, addr) ? 0 : word;
+}
+
+static void db_intrude(struct perf_event *bp, struct perf_sample_data *data,
+		       struct pt_regs *regs)
+{
+	struct db_intruder *in = bp->overflow_handler_context;
+
+	in->traps++;
+	switch (in->state) {
+	case DB_MAP:
+		in->addr = kmap_atomic(in->page, KM_USER0);
+		in->ok = in->addr && word_at(in->addr) == seed_of(in->page);
+		in->state = DB_HELD;
+		break;
+	case DB_UNMAP:
+		if (in->addr)
+			kunmap_atomic(in->addr, KM_USER0);
+		in->state = DB_DONE;
+		break;
+	default:
+		break;
+	}
+}
+
+static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
+{
+	struct db_intruder in = {};
+	struct perf_event_attr attr;
+	struct counts before, after;
+	struct perf_event *bp;
+	unsigned long flags;
+	unsigned int cpu, level;
+	u32 *p, task_word, db_word;
+	bool held, spare, faulted;
+	struct page *a;
+	pte_t *ptep;
+
+	if (!IS_ENABLED(CONFIG_HAVE_HW_BREAKPOINT))
+		kunit_skip(test, "no data breakpoints (CONFIG_HAVE_HW_BREAKPOINT) in this kernel");
+	need_kind(test, HIGHMEM_BELOW_4G);
+	a = seeded(HIGHMEM_BELOW_4G, 2);
+	in.page = seeded(HIGHMEM_BELOW_4G, 3);
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	ptep = lookup_address(kmap_atomic_slot_addr(cpu, KM_USER0), &level);
+	if (!ptep || level != PG_LEVEL_4K) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no 4 KiB pte for KM_USER0 on CPU%u", cpu);
+		return;
+	}
+	hw_breakpoint_init(&attr);
+	attr.bp_addr = (unsigned long)ptep;
+	attr.bp_len = HW_BREAKPOINT_LEN_4;
+	attr.bp_type = HW_BREAKPOINT_RW;
+	bp = perf_event_create_kernel_counter(&attr, cpu, NULL, db_intrude, &in);
+	if (IS_ERR(bp)) {
+		migrate_enable();
+		kunit_skip(test, "no data breakpoint on CPU%u's KM_USER0 pte: %ld", cpu, PTR_ERR(bp));
+	}
+
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN an exception maps a slot mid-claim\n");
+	local_irq_save(flags);
+	WRITE_ONCE(in.state, DB_MAP);	/* armed only here: no other map comes now */
+	p = kmap_atomic(a, KM_USER0);
+	held = READ_ONCE(in.state) == DB_HELD;
+	task_word = word_at(p);
+	db_word = word_at(READ_ONCE(in.addr));
+	spare = is_spare(READ_ONCE(in.addr));
+	/* Nothing held: nothing to unmap, and no map may come late. */
+	WRITE_ONCE(in.state, held ? DB_UNMAP : DB_DONE);
+	READ_ONCE(*(u32 *)ptep);	/* the trap whose handler unmaps */
+	kunmap_atomic(wrong_pointer ?: p, KM_USER0);
+	local_irq_restore(flags);
+	pr_info("KMAP-EXPECT-END an exception maps a slot mid-claim\n");
+	counts_now(&after);
+	faulted = faults(p);
+	unregister_hw_breakpoint(bp);
+	migrate_enable();
+
+	KUNIT_ASSERT_TRUE_MSG(test, held, "no trap came during the map (%u traps)", in.traps);
+	KUNIT_EXPECT_EQ_MSG(test, in.state, DB_DONE, "the handler's unmap did not come");
+	KUNIT_EXPECT_TRUE_MSG(test, in.ok, "the handler's mapping did not show its page");
+	KUNIT_EXPECT_PTR_NE_MSG(test, p, in.addr, "the task's map took the handler's slot");
+	KUNIT_EXPECT_EQ_MSG(test, task_word, seed_of(a), "the task's mapping after the trap");
+	KUNIT_EXPECT_EQ_MSG(test, db_word, seed_of(in.page),
+			    "the handler's mapping after the task's map returned");
+	KUNIT_EXPECT_TRUE_MSG(test, spare, "the handler's map is not in one of this CPU's spares");
+	KUNIT_EXPECT_TRUE_MSG(test, faulted, "KM_USER0 still maps a page after both unmaps");
+	expect_reports(test, &before, &after, wrong_pointer ? 2 : 1,
+		       wrong_pointer ? "the collision and the wrong pointer" : "the handler's collision");
+	expect_same_counts(test, &before, &after, "both unmaps");
+}
+
+static void exception_maps_mid_claim(struct kunit *test)
+{
+	exception_mid_claim(test, NULL);
+}
+
+static void exception_maps_mid_claim_wrong_pointer(struct kunit *test)
+{
+	u32 *buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	exception_mid_claim(test, buf);
 }
 
 /* A type that is no slot, at run time: mapped safely in a spare. */
@@ -680,6 +820,8 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(collision_gets_spare),
 	KUNIT_CASE(nmi_collides_with_holder),
 	KUNIT_CASE(nmi_spares_then_null),
+	KUNIT_CASE(exception_maps_mid_claim),
+	KUNIT_CASE(exception_maps_mid_claim_wrong_pointer),
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),
