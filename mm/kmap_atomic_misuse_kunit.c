@@ -14,8 +14,10 @@
  * failing expectation allocates.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/highmem.h>
+#include <linux/hrtimer.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <linux/uaccess.h>
@@ -133,10 +135,10 @@ static void collision_gets_spare(struct kunit *test)
 }
 
 /*
- * 2.6.33's check let a task with interrupts off map KM_NMI (the debug
- * flavor reports it: only NMIs may); an NMI that comes then and maps
- * KM_NMI too (or an exception inside an NMI that does) collides: it gets
- * a spare, and both keep their pages.
+ * 2.6.33's check let a task with interrupts off, or a hard interrupt, map
+ * KM_NMI (the debug flavor reports it: only NMIs may); an NMI that comes
+ * then and maps KM_NMI too (or an exception inside an NMI that does)
+ * collides: it gets a spare, and both keep their pages.
  */
 struct nmi_intruder {
 	struct page *page;
@@ -155,65 +157,108 @@ static void nmi_maps_km_nmi(void *arg)
 	kunmap_atomic(in->addr, KM_NMI);
 }
 
-/* What a task that holds KM_NMI saw while an NMI ran on its CPU. */
+/*
+ * What a holder of KM_NMI saw while an NMI ran on its CPU: a task with
+ * interrupts off, or a hard interrupt. The counts are taken where it runs:
+ * a hard interrupt's land on whatever task it interrupted.
+ */
 struct km_nmi_holder {
-	u32 *addr;		/* the task's KM_NMI mapping */
+	struct page *page;	/* what it maps */
+	void (*fn)(void *arg);	/* the NMI's work */
+	void *arg;
+	u32 *addr;		/* its KM_NMI mapping */
 	unsigned int cpu;
 	bool kept;		/* it still showed its page after the NMI */
 	bool ran;		/* the NMI ran */
+	struct counts before, after;
+	struct hrtimer timer;
+	struct completion done;
 };
 
-/*
- * Run @fn(@arg) in a real NMI on this CPU while the task holds KM_NMI on
- * page 2, interrupts off, between the KMAP-EXPECT lines for @what; the
- * counts before and after go in @before and @after.
- */
-static void nmi_under_km_nmi(struct kunit *test, const char *what, void (*fn)(void *arg),
-			     void *arg, struct km_nmi_holder *h, struct counts *before,
-			     struct counts *after)
+static void hold_km_nmi(struct km_nmi_holder *h)
 {
-	struct page *a = seeded(HIGHMEM_BELOW_4G, 2);
 	unsigned long flags;
 
-	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
-	counts_now(before);
-	pr_info("KMAP-EXPECT-BEGIN %s\n", what);
+	counts_now(&h->before);
 	local_irq_save(flags);
 	h->cpu = smp_processor_id();
-	h->addr = kmap_atomic(a, KM_NMI);
-	h->ran = kmap_test_nmi_now(fn, arg);
-	h->kept = *h->addr == seed_of(a);
+	h->addr = kmap_atomic(h->page, KM_NMI);
+	h->ran = kmap_test_nmi_now(h->fn, h->arg);
+	h->kept = *h->addr == seed_of(h->page);
 	kunmap_atomic(h->addr, KM_NMI);
 	local_irq_restore(flags);
+	counts_now(&h->after);
+}
+
+static enum hrtimer_restart hold_km_nmi_in_irq(struct hrtimer *t)
+{
+	struct km_nmi_holder *h = container_of(t, struct km_nmi_holder, timer);
+
+	hold_km_nmi(h);
+	complete(&h->done);
+	return HRTIMER_NORESTART;
+}
+
+static const char * const holder_names[] = { "a task, interrupts off", "a hard interrupt" };
+
+static void holder_desc(const char * const *name, char *desc)
+{
+	strscpy(desc, *name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(holder, holder_names, holder_desc);
+
+/*
+ * Run @fn(@arg) in a real NMI on this CPU while the holder the case's
+ * parameter names holds KM_NMI on page 2, between the KMAP-EXPECT lines
+ * for @what.
+ */
+static void nmi_under_km_nmi(struct kunit *test, const char *what, void (*fn)(void *arg),
+			     void *arg, struct km_nmi_holder *h)
+{
+	bool in_irq = test->param_value != &holder_names[0];
+
+	h->page = seeded(HIGHMEM_BELOW_4G, 2);
+	h->fn = fn;
+	h->arg = arg;
+	KUNIT_ASSERT_EQ(test, kmap_test_nmi_register(), 0);
+	pr_info("KMAP-EXPECT-BEGIN %s\n", what);
+	if (in_irq) {
+		init_completion(&h->done);
+		hrtimer_init(&h->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+		h->timer.function = hold_km_nmi_in_irq;
+		hrtimer_start(&h->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+		wait_for_completion(&h->done);
+		hrtimer_cancel(&h->timer);
+	} else {
+		hold_km_nmi(h);
+	}
 	pr_info("KMAP-EXPECT-END %s\n", what);
-	counts_now(after);
 	kmap_test_nmi_unregister();
 }
 
 static void nmi_collides_with_holder(struct kunit *test)
 {
 	struct nmi_intruder in = {};
-	struct counts before, after;
-	struct km_nmi_holder h;
+	struct km_nmi_holder h = {};
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	in.page = seeded(chunks[HIGHMEM_ABOVE_4G] ? HIGHMEM_ABOVE_4G : HIGHMEM_BELOW_4G, 3);
-	nmi_under_km_nmi(test, "an NMI maps the KM_NMI a task holds", nmi_maps_km_nmi, &in,
-			 &h, &before, &after);
+	nmi_under_km_nmi(test, "an NMI maps the KM_NMI its holder holds", nmi_maps_km_nmi, &in, &h);
 
 	KUNIT_ASSERT_TRUE_MSG(test, h.ran, "no NMI ran");
 	KUNIT_EXPECT_PTR_NE_MSG(test, in.addr, h.addr, "the NMI took the KM_NMI slot in use");
 	KUNIT_EXPECT_TRUE_MSG(test, in.addr && is_spare_of(in.addr, h.cpu),
 			      "the NMI's map is not in one of this CPU's spares");
 	KUNIT_EXPECT_TRUE_MSG(test, in.ok, "the NMI's mapping does not show its page");
-	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the task's KM_NMI lost its page to the NMI");
-	expect_reports(test, &before, &after, 1, "an NMI's collision");
-	expect_same_counts(test, &before, &after, "both unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the holder's KM_NMI lost its page to the NMI");
+	expect_reports(test, &h.before, &h.after, 1, "an NMI's collision");
+	expect_same_counts(test, &h.before, &h.after, "both unmaps");
 }
 
 /*
- * An NMI, under a task that holds KM_NMI with interrupts off, maps KM_NMI
- * again and again without unmapping: each is a collision given a spare
+ * An NMI, under a holder of KM_NMI (a task with interrupts off, or a hard
+ * interrupt), maps KM_NMI again and again without unmapping: each is a collision given a spare
  * (an NMI may take them all, the one kept for NMIs too), each shows its
  * page, and past the last spare the map returns NULL with its counts
  * given back: kmap_local's stack is the task's, and no fallback is made.
@@ -248,13 +293,11 @@ static void nmi_maps_till_null(void *arg)
 static void nmi_spares_then_null(struct kunit *test)
 {
 	struct nmi_burst b = {};
-	struct counts before, after;
-	struct km_nmi_holder h;
+	struct km_nmi_holder h = {};
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	b.page = seeded(HIGHMEM_BELOW_4G, 3);
-	nmi_under_km_nmi(test, "an NMI takes every spare, then gets NULL", nmi_maps_till_null,
-			 &b, &h, &before, &after);
+	nmi_under_km_nmi(test, "an NMI takes every spare, then gets NULL", nmi_maps_till_null, &b, &h);
 
 	KUNIT_ASSERT_TRUE_MSG(test, h.ran, "no NMI ran");
 	KUNIT_EXPECT_EQ_MSG(test, b.mapped, (unsigned int)KM_SPARE_SLOTS,
@@ -265,17 +308,17 @@ static void nmi_spares_then_null(struct kunit *test)
 			    "the NULL map's counts were not given back");
 	KUNIT_EXPECT_EQ_MSG(test, b.pagefault_after, b.pagefault_before,
 			    "page-fault count after the NMI's unmaps");
-	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the task's KM_NMI lost its page to the NMI");
-	expect_reports(test, &before, &after, KM_SPARE_SLOTS + 1,
+	KUNIT_EXPECT_TRUE_MSG(test, h.kept, "the holder's KM_NMI lost its page to the NMI");
+	expect_reports(test, &h.before, &h.after, KM_SPARE_SLOTS + 1,
 		       "an NMI's collisions and its NULL");
-	expect_same_counts(test, &before, &after, "every unmap");
+	expect_same_counts(test, &h.before, &h.after, "every unmap");
 }
 
 /*
  * An exception in the middle of a map of the slot it maps too: a data
- * breakpoint on the pte of this CPU's KM_USER0 traps (#DB, an NMI-class
+ * breakpoint on the pte of this CPU's KM_KDB traps (#DB, an NMI-class
  * context) right after the task's map first touches it, and its handler
- * maps KM_USER0 itself and returns holding it, as int3, #DB and #MC may
+ * maps KM_KDB itself and returns holding it, as int3, #DB and #MC may
  * (their exits reclaim nothing). The task's claim must see the pte the
  * handler wrote, whichever came first, and neither map may take the
  * other's slot: a check-then-set claim would write the task's page over
@@ -285,6 +328,12 @@ static void nmi_spares_then_null(struct kunit *test)
  * the map only if the map's depth was read before the handler raised the
  * count. Either way the counts come back as they were.
  */
+/*
+ * KM_KDB: kdb's slot, which the debug flavor lets an NMI-class context map
+ * as a named slot, so that its map claims the pte there too.
+ */
+#define DB_SLOT	KM_KDB
+
 enum db_state { DB_IDLE, DB_MAP, DB_HELD, DB_UNMAP, DB_DONE };
 
 struct db_intruder {
@@ -311,13 +360,13 @@ static void db_intrude(struct perf_event *bp, struct perf_sample_data *data,
 	in->traps++;
 	switch (in->state) {
 	case DB_MAP:
-		in->addr = kmap_atomic(in->page, KM_USER0);
+		in->addr = kmap_atomic(in->page, DB_SLOT);
 		in->ok = in->addr && word_at(in->addr) == seed_of(in->page);
 		in->state = DB_HELD;
 		break;
 	case DB_UNMAP:
 		if (in->addr)
-			kunmap_atomic(in->addr, KM_USER0);
+			kunmap_atomic(in->addr, DB_SLOT);
 		in->state = DB_DONE;
 		break;
 	default:
@@ -346,10 +395,10 @@ static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
 
 	migrate_disable();
 	cpu = smp_processor_id();
-	ptep = lookup_address(kmap_atomic_slot_addr(cpu, KM_USER0), &level);
+	ptep = lookup_address(kmap_atomic_slot_addr(cpu, DB_SLOT), &level);
 	if (!ptep || level != PG_LEVEL_4K) {
 		migrate_enable();
-		KUNIT_FAIL(test, "no 4 KiB pte for KM_USER0 on CPU%u", cpu);
+		KUNIT_FAIL(test, "no 4 KiB pte for KM_KDB on CPU%u", cpu);
 		return;
 	}
 	hw_breakpoint_init(&attr);
@@ -359,14 +408,14 @@ static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
 	bp = perf_event_create_kernel_counter(&attr, cpu, NULL, db_intrude, &in);
 	if (IS_ERR(bp)) {
 		migrate_enable();
-		kunit_skip(test, "no data breakpoint on CPU%u's KM_USER0 pte: %ld", cpu, PTR_ERR(bp));
+		kunit_skip(test, "no data breakpoint on CPU%u's KM_KDB pte: %ld", cpu, PTR_ERR(bp));
 	}
 
 	counts_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN an exception maps a slot mid-claim\n");
 	local_irq_save(flags);
 	WRITE_ONCE(in.state, DB_MAP);	/* armed only here: no other map comes now */
-	p = kmap_atomic(a, KM_USER0);
+	p = kmap_atomic(a, DB_SLOT);
 	held = READ_ONCE(in.state) == DB_HELD;
 	task_word = word_at(p);
 	db_word = word_at(READ_ONCE(in.addr));
@@ -374,7 +423,7 @@ static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
 	/* Nothing held: nothing to unmap, and no map may come late. */
 	WRITE_ONCE(in.state, held ? DB_UNMAP : DB_DONE);
 	READ_ONCE(*(u32 *)ptep);	/* the trap whose handler unmaps */
-	kunmap_atomic(wrong_pointer ?: p, KM_USER0);
+	kunmap_atomic(wrong_pointer ?: p, DB_SLOT);
 	local_irq_restore(flags);
 	pr_info("KMAP-EXPECT-END an exception maps a slot mid-claim\n");
 	counts_now(&after);
@@ -390,7 +439,7 @@ static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
 	KUNIT_EXPECT_EQ_MSG(test, db_word, seed_of(in.page),
 			    "the handler's mapping after the task's map returned");
 	KUNIT_EXPECT_TRUE_MSG(test, spare, "the handler's map is not in one of this CPU's spares");
-	KUNIT_EXPECT_TRUE_MSG(test, faulted, "KM_USER0 still maps a page after both unmaps");
+	KUNIT_EXPECT_TRUE_MSG(test, faulted, "KM_KDB still maps a page after both unmaps");
 	expect_reports(test, &before, &after, wrong_pointer ? 2 : 1,
 		       wrong_pointer ? "the collision and the wrong pointer" : "the handler's collision");
 	expect_same_counts(test, &before, &after, "both unmaps");
@@ -818,8 +867,8 @@ static void unmap_after_counts_given_back(struct kunit *test)
 
 static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(collision_gets_spare),
-	KUNIT_CASE(nmi_collides_with_holder),
-	KUNIT_CASE(nmi_spares_then_null),
+	KUNIT_CASE_PARAM(nmi_collides_with_holder, holder_gen_params),
+	KUNIT_CASE_PARAM(nmi_spares_then_null, holder_gen_params),
 	KUNIT_CASE(exception_maps_mid_claim),
 	KUNIT_CASE(exception_maps_mid_claim_wrong_pointer),
 	KUNIT_CASE(bad_type_at_run_time),
