@@ -94,7 +94,7 @@ static const struct {
 struct kmap_atomic_held {
 	struct task_struct *task;	/* compared, never followed; NULL: free */
 	unsigned int level;		/* kmap_atomic_level() */
-	int depth;			/* current->pagefault_disabled */
+	int depth;			/* current->pagefault_disabled, or KM_LEFT */
 	unsigned int type;		/* KM_TYPE_NR for a type that is no slot */
 	/* A fallback's kmap_local address and its pte there. */
 	unsigned long vaddr;
@@ -113,7 +113,16 @@ struct kmap_atomic_cpu {
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
 
 /*
- * What gates the context-end reclaim: this CPU's spares, fallbacks, and
+ * The depth of a map left behind: 2.6's rule gave its count back for a
+ * lowmem unmap below it. It is no place in the count stack: no lowmem
+ * pointer stands for it, its own unmap gives nothing back, and the end of
+ * its context (or its slot's next map) reclaims it.
+ */
+#define KM_LEFT		INT_MIN
+
+/*
+ * What gates the context-end reclaim: this CPU's spares, fallbacks, maps
+ * left behind, and
  * maps made in an interrupt (named slots, and lowmem maps, which have no
  * record but are counted per interrupt class in kmap_atomic_irq_lowmem).
  */
@@ -392,12 +401,13 @@ static __always_inline bool at_top(const struct kmap_atomic_held *h)
 
 /*
  * Does record @i count in kmap_atomic_outstanding while held? Spares and
- * fallbacks, and named slots mapped in an interrupt: what a context's end
- * reclaims, where a task's named slots are told apart by orphaned().
+ * fallbacks, named slots mapped in an interrupt, and maps left behind:
+ * what a context's end reclaims, where a task's other named slots are
+ * told apart by orphaned().
  */
-static __always_inline bool outstanding(unsigned int i, unsigned int level)
+static __always_inline bool outstanding(unsigned int i, unsigned int level, int depth)
 {
-	return i >= KM_TYPE_NR || level;
+	return i >= KM_TYPE_NR || level || depth == KM_LEFT;
 }
 
 /*
@@ -414,7 +424,7 @@ static __always_inline void hold(unsigned int i, unsigned int type, int depth)
 	h->level = level;
 	h->depth = depth;
 	this_cpu_inc(kmap_atomic_held_nr);
-	if (outstanding(i, level))
+	if (outstanding(i, level, depth))
 		this_cpu_inc(kmap_atomic_outstanding);
 	barrier();
 	WRITE_ONCE(h->task, current);
@@ -491,7 +501,7 @@ static __always_inline void drop(unsigned int i)
 
 	WRITE_ONCE(h->task, NULL);
 	this_cpu_dec(kmap_atomic_held_nr);
-	if (outstanding(i, h->level))
+	if (outstanding(i, h->level, h->depth))
 		this_cpu_dec(kmap_atomic_outstanding);
 }
 
@@ -500,14 +510,14 @@ static __always_inline void drop(unsigned int i)
  * it was read): the one place a record is taken from someone who may not
  * be running. Return: whether it was.
  */
-static bool drop_if(unsigned int i, struct task_struct *task, unsigned int level)
+static bool drop_if(unsigned int i, struct task_struct *task, unsigned int level, int depth)
 {
 	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
 
 	if (!task || cmpxchg_local(&h->task, task, NULL) != task)
 		return false;
 	this_cpu_dec(kmap_atomic_held_nr);
-	if (outstanding(i, level))
+	if (outstanding(i, level, depth))
 		this_cpu_dec(kmap_atomic_outstanding);
 	return true;
 }
@@ -551,7 +561,7 @@ static bool release_as(unsigned int i, struct task_struct *task, bool popped,
 	unsigned int level = h->level;
 	int depth = h->depth;
 
-	if (!drop_if(i, task, level))
+	if (!drop_if(i, task, level, depth))
 		return false;
 	barrier();
 	if (i < KM_SLOTS_USED) {
@@ -566,7 +576,7 @@ static bool release_as(unsigned int i, struct task_struct *task, bool popped,
 		else
 			kmap_atomic_release_buried(h->vaddr);
 	}
-	if (popped && depth < current->pagefault_disabled)
+	if (popped && depth != KM_LEFT && depth < current->pagefault_disabled)
 		renumber(kc, task, level, depth);
 	return true;
 }
@@ -612,9 +622,24 @@ void kmap_atomic_lowmem_popped(void)
 		if (j == KM_HELD_NR)
 			break;	/* no record here: the lowmem map's place */
 	}
-	/* With a record in every place, the top one's count went: it is left behind. */
-	if (place > 0)
+	if (place > 0) {
 		renumber(kc, current, level, place);
+		return;
+	}
+	/*
+	 * With a record in every place, the top one's count went: it is left
+	 * behind. Nothing stands for it any more; its context's end reclaims it.
+	 */
+	for (j = 0; j < KM_HELD_NR; j++) {
+		struct kmap_atomic_held *h = &kc->held[j];
+
+		if (mine(h) && h->depth == current->pagefault_disabled) {
+			if (!outstanding(j, level, h->depth))
+				this_cpu_inc(kmap_atomic_outstanding);
+			h->depth = KM_LEFT;
+			break;
+		}
+	}
 }
 
 /* Does this context hold a record here? */
@@ -678,7 +703,7 @@ static bool orphaned(const struct kmap_atomic_held *h, struct task_struct *task)
 	if (task != current)
 		return true;
 	if (l == level)
-		return h->depth >= current->pagefault_disabled;
+		return h->depth == KM_LEFT || h->depth >= current->pagefault_disabled;
 	/* A context under this one: each nesting count no more than ours. */
 	return (l & NMI_MASK) > (level & NMI_MASK) ||
 	       (l & HARDIRQ_MASK) > (level & HARDIRQ_MASK) ||
@@ -780,6 +805,12 @@ int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
 unsigned int kmap_atomic_held_type(unsigned int i)
 {
 	return this_cpu_read(kmap_atomic_cpu.held[i].type);
+}
+
+/* Was record @i left behind, its count given back by a lowmem unmap below it? */
+bool kmap_atomic_held_left(unsigned int i)
+{
+	return this_cpu_read(kmap_atomic_cpu.held[i].depth) == KM_LEFT;
 }
 
 /*
@@ -1044,13 +1075,14 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
 	bool lowmem = kmap_atomic_is_lowmem(vaddr);
 	unsigned int held_type = 0;
 	unsigned long flags, pfn = 0;
-	bool other;
+	bool other, left = false;
 	int i;
 
 	local_irq_save(flags);
 	i = kmap_atomic_find_held(vaddr, type, &other);
 	if (i >= 0) {
 		held_type = kmap_atomic_held_type(i);
+		left = kmap_atomic_held_left(i);
 		pfn = release(i, true);
 	}
 	local_irq_restore(flags);
@@ -1081,7 +1113,7 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
 		       KMAP_WRONG_TYPE, (void *)ip, addr, kmap_atomic_slot_name(type),
 		       kmap_atomic_slot_name(held_type));
 	/* Released; but were its counts given back already? */
-	if (unlikely(!pagefault_disabled()))
+	if (unlikely(left || !pagefault_disabled()))
 		return unmap_unbalanced(addr, type, ip);
 	return true;
 }
@@ -1197,7 +1229,8 @@ void __kmap_atomic_reclaim(void)
 			continue;
 		}
 		n++;
-		if (kc->held[last].depth > current->pagefault_disabled) {
+		if (kc->held[last].depth == KM_LEFT ||
+		    kc->held[last].depth > current->pagefault_disabled) {
 			release(last, false);
 			continue;
 		}
@@ -1217,7 +1250,7 @@ void __kmap_atomic_reclaim(void)
 	local_irq_restore(flags);
 	if (n)
 		report(KMAP_REPORT_LEAK, KM_TYPE_NR, 0, 0, _RET_IP_,
-		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots or lowmem maps) still held as their context ends (at %pS): released, counts given back",
+		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots or lowmem maps, maps left behind) still held as their context ends (at %pS): released, counts given back unless a lowmem unmap gave them back already",
 		       n, cpu, (void *)_RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_reclaim);

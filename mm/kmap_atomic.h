@@ -124,8 +124,9 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 #define KM_HELD_NR	(KM_SLOTS_USED + KM_MAX_IDX)
 
 /*
- * This CPU's spares, fallbacks and named slots mapped in an interrupt,
- * held: what a context's end reclaims (<linux/kmap_atomic_debug.h>).
+ * This CPU's spares, fallbacks, named slots mapped in an interrupt and
+ * maps left behind, held: what a context's end reclaims
+ * (<linux/kmap_atomic_debug.h>).
  */
 DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
 
@@ -135,6 +136,7 @@ int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type,
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);
 unsigned int kmap_atomic_held_type(unsigned int i);
+bool kmap_atomic_held_left(unsigned int i);
 unsigned long kmap_atomic_release(unsigned int i);
 bool kmap_atomic_reclaim_orphan(unsigned int idx);
 void kmap_atomic_lowmem_popped(void);

@@ -534,7 +534,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	unsigned long unmapped_pfn = -1UL;
 	bool unmapped = false;
 	bool ok = false;
-	bool other;
+	bool other, left;
 	int idx;
 
 	/* A misused unmap may come with preemption on: stay on this CPU. */
@@ -571,6 +571,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	}
 	/* An unmap that stands for a map of this context releases it. */
 	held_type = kmap_atomic_held_type(idx);
+	left = kmap_atomic_held_left(idx);
 	unmapped = true;
 	if (idx < KM_SLOTS_USED) {
 		unmapped_pfn = kc->slot[idx].pfn;
@@ -586,7 +587,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	else if (held_type != min_t(unsigned int, type, KM_TYPE_NR))
 		note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_WRONG_TYPE, (void *)ip, addr,
 		     kmap_atomic_slot_name(type), kmap_atomic_slot_name(held_type));
-	ok = give_back(kc, ctx);
+	/* A map left behind had its count given back by a lowmem unmap. */
+	ok = !left && give_back(kc, ctx);
 	if (!ok)
 		note(p, KMAP_REPORT_WRONG_ADDRESS, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
 		     slot_name(idx < KM_SLOTS_USED ? idx : KM_TYPE_NR));

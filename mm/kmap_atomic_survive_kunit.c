@@ -17,6 +17,7 @@
 #include <kunit/test.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/kmap_atomic_debug.h>
 #include <linux/highmem.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
@@ -457,6 +458,56 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 }
 
 /*
+ * A lowmem pointer passed with another type than the map it was meant for
+ * gives a count back by 2.6's rule (no report: it may be a lowmem map's),
+ * the map's, since every place in the count stack is a map's: the map is
+ * left behind, still mapped, as in 2.6. Correct code after it draws no
+ * report and does not take it (a lowmem map and unmap of its type is no
+ * wrong pointer for it); the end of its context reclaims it, reported.
+ */
+static void left_behind_then_correct_code(struct kunit *test)
+{
+	void *slab = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct state before, left, correct, after;
+	struct page *pages[LOOP_PAGES];
+	unsigned int outstanding;
+	u32 *p, *l, word = 0;
+	bool shows;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	seed_pages(pages);
+
+	migrate_disable();	/* the map left behind is this CPU's */
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN a map left behind, then correct code\n");
+	p = kmap_atomic(pages[0], KM_USER0);
+	kunmap_atomic(slab, KM_USER1);	/* the wrong pointer and type: 2.6's rule */
+	state_now(&left);
+	outstanding = this_cpu_read(kmap_atomic_outstanding);
+	l = kmap_atomic(test_page(LOWMEM, 0), KM_USER0);
+	kunmap_atomic(l, KM_USER0);
+	state_now(&correct);
+	shows = !get_kernel_nofault(word, p) && word == seed_of(pages[0]);
+	kmap_atomic_check_leaks(KMAP_END_SYSCALL);
+	pr_info("KMAP-EXPECT-END a map left behind, then correct code\n");
+	state_now(&after);
+	KUNIT_EXPECT_EQ_MSG(test, this_cpu_read(kmap_atomic_outstanding), 0U,
+			    "outstanding maps after the context's end");
+	migrate_enable();
+
+	expect_reports(test, left.reports - before.reports, 0, "2.6's lowmem rule");
+	expect_same(test, &before, &left, "2.6's lowmem rule");
+	KUNIT_EXPECT_EQ_MSG(test, outstanding, 1U, "the map left behind is not counted for its context's end");
+	expect_reports(test, correct.reports - left.reports, 0, "a correct lowmem map and unmap");
+	expect_same(test, &left, &correct, "a correct lowmem map and unmap");
+	KUNIT_EXPECT_TRUE_MSG(test, shows, "the map left behind lost its page before its context ended");
+	expect_reports(test, after.reports - correct.reports, 1, "the context's end");
+	expect_same(test, &correct, &after, "the context's end");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "KM_USER0 still maps a page after its context ended");
+}
+
+/*
  * A hard interrupt that unmaps a lowmem pointer twice: the second stands
  * for no map of the interrupt's, and the counts there are the task's it
  * interrupted, which holds KM_USER0: reported, and nothing given back.
@@ -863,6 +914,7 @@ static struct kunit_case kmap_atomic_survive_cases[] = {
 	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
 	KUNIT_CASE_PARAM(correct_26_code, pattern_gen_params),
 	KUNIT_CASE(orphan_reclaimed_by_next_map),
+	KUNIT_CASE(left_behind_then_correct_code),
 	KUNIT_CASE(irq_unmap_takes_no_task_counts),
 	KUNIT_CASE(fallback_stops_short_of_bug),
 	KUNIT_CASE(random_sequences),

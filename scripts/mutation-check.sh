@@ -68,6 +68,7 @@ mutations=(
 	'no-reclaim-at-context-end|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\tlocal_irq_save(flags);$/\treturn;/|kmap_atomic_survive.buggy_loop'
 	'false-report-on-map|s/^\t\t\tif (unlikely(kmap_atomic_level()))$/\t\t\tif (kmap_atomic_report_site(_RET_IP_), unlikely(kmap_atomic_level()))/|kmap_atomic.slot_pair_copy'
 	'irq-lowmem-takes-task-counts|s/^\t\tok = pagefault_disabled() \&\& holds_any(kc);$/\t\tok = pagefault_disabled();/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
+	'no-left-behind-mark|s/^\t\tif (mine(h) \&\& h->depth == current->pagefault_disabled) {$/\t\tif (0) {/|kmap_atomic_survive.left_behind_then_correct_code'
 	'no-renumbering-on-lowmem-pop|s/^\t\trenumber(kc, current, level, place);$/\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\t\tkmap_atomic_refuse();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'
 	'no-interrupt-level-flush|/^void \*__kmap_atomic_slot(/,/^}/s/^\t\t\tif (unlikely(kmap_atomic_level()))$/\t\t\tif (0)/|kmap_atomic.interrupt_map_flushes_stale_entry'
