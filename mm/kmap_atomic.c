@@ -85,8 +85,8 @@ static const struct {
  * What a CPU holds, one record per named slot, per spare and per kmap_local
  * fallback: whose counts its map raised (the task, and the interrupt
  * level, since an interrupt's counts land on the task it interrupted),
- * where in them (the page-fault-disable depth right after the map, kept
- * equal to the map's place in that stack as other maps are released: see
+ * where in them (the task's typed_depth() right after the map, kept equal
+ * to the map's place in that stack as other maps are released: see
  * release()), and the type it was mapped for. Every unmap, every reuse of
  * a map left behind and every reclaim at a context's end goes through
  * release(). A free record has no task.
@@ -94,7 +94,7 @@ static const struct {
 struct kmap_atomic_held {
 	struct task_struct *task;	/* compared, never followed; NULL: free */
 	unsigned int level;		/* kmap_atomic_level() */
-	int depth;			/* current->pagefault_disabled, or KM_LEFT */
+	int depth;			/* typed_depth() after the map, or KM_LEFT */
 	unsigned int type;		/* KM_TYPE_NR for a type that is no slot */
 	/* A fallback's kmap_local address and its pte there. */
 	unsigned long vaddr;
@@ -393,10 +393,20 @@ static __always_inline bool mine(const struct kmap_atomic_held *h)
 	return h->task == current && h->level == kmap_atomic_level();
 }
 
-/* Is @h this context's last map, the top of its count stack? */
+/*
+ * The task's stack of typed maps (<linux/highmem-typed.h>): where each
+ * record's depth is a place. An interrupt's maps go on the stack of the
+ * task it interrupted, as their counts do.
+ */
+static __always_inline int typed_depth(void)
+{
+	return current->kmap_ctrl.typed_depth;
+}
+
+/* Is @h this context's last map, the top of its stack? */
 static __always_inline bool at_top(const struct kmap_atomic_held *h)
 {
-	return mine(h) && h->depth == current->pagefault_disabled;
+	return mine(h) && h->depth == typed_depth();
 }
 
 /*
@@ -441,11 +451,11 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 	unsigned long vaddr = slot_addr(idx);
 	pte_t pte = pfn_pte(pfn, prot);
 	/*
-	 * This map's place in the count stack, read before the claim: an
+	 * This map's place in the typed maps' stack, read before the claim: an
 	 * int3, #DB or #MC handler that maps and returns holding (their exits
 	 * reclaim nothing) raises the count above it meanwhile.
 	 */
-	int depth = current->pagefault_disabled;
+	int depth = typed_depth();
 
 	if (!claim_none_pte(slot_pte(idx), pte))
 		return 0;
@@ -457,6 +467,7 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 /* A map that returns NULL gives back what the inline map raised. */
 void kmap_atomic_refuse(void)
 {
+	current->kmap_ctrl.typed_depth--;
 	pagefault_enable();
 	preempt_enable_no_resched();
 }
@@ -576,7 +587,7 @@ static bool release_as(unsigned int i, struct task_struct *task, bool popped,
 		else
 			kmap_atomic_release_buried(h->vaddr);
 	}
-	if (popped && depth != KM_LEFT && depth < current->pagefault_disabled)
+	if (popped && depth != KM_LEFT && depth < typed_depth())
 		renumber(kc, task, level, depth);
 	return true;
 }
@@ -598,23 +609,26 @@ unsigned long kmap_atomic_release(unsigned int i)
 
 /**
  * kmap_atomic_lowmem_popped - 2.6's rule gave back a count of this context
+ * @places: how many places of the typed maps' stack this context has (all
+ *	of the task's for a task; an interrupt's own, above the task's)
  *
  * A lowmem unmap that stands for no record gave back the count of this
  * context's last lowmem map (a place in its count stack with no record):
  * the records above that place move down one, so that a lowmem map
  * unmapped under a highmem one (2.6's copy_user_highpage() from a lowmem
- * page) leaves each record's depth its place. Called with interrupts off,
- * before the count is given back.
+ * page) leaves each record's depth its place. With a record in every
+ * place of the context, the count was its top map's: that map is left
+ * behind. Called with interrupts off, before the count is given back.
  */
-void kmap_atomic_lowmem_popped(void)
+void kmap_atomic_lowmem_popped(int places)
 {
 	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
 	unsigned int level = kmap_atomic_level(), j;
-	int place;
+	int place, base = typed_depth() - places;
 
 	if (!this_cpu_read(kmap_atomic_held_nr))
 		return;
-	for (place = current->pagefault_disabled; place > 0; place--) {
+	for (place = typed_depth(); place > base; place--) {
 		for (j = 0; j < KM_HELD_NR; j++)
 			if (kc->held[j].task == current && kc->held[j].level == level &&
 			    kc->held[j].depth == place)
@@ -622,7 +636,7 @@ void kmap_atomic_lowmem_popped(void)
 		if (j == KM_HELD_NR)
 			break;	/* no record here: the lowmem map's place */
 	}
-	if (place > 0) {
+	if (place > base) {
 		renumber(kc, current, level, place);
 		return;
 	}
@@ -633,7 +647,7 @@ void kmap_atomic_lowmem_popped(void)
 	for (j = 0; j < KM_HELD_NR; j++) {
 		struct kmap_atomic_held *h = &kc->held[j];
 
-		if (mine(h) && h->depth == current->pagefault_disabled) {
+		if (mine(h) && h->depth == typed_depth()) {
 			if (!outstanding(j, level, h->depth))
 				this_cpu_inc(kmap_atomic_outstanding);
 			h->depth = KM_LEFT;
@@ -642,15 +656,15 @@ void kmap_atomic_lowmem_popped(void)
 	}
 }
 
-/* Does this context hold a record here? */
-static bool holds_any(struct kmap_atomic_cpu *kc)
+/* How many records does this context hold here? */
+static int records_held(struct kmap_atomic_cpu *kc)
 {
 	unsigned int j;
+	int n = 0;
 
 	for (j = 0; j < KM_HELD_NR; j++)
-		if (mine(&kc->held[j]))
-			return true;
-	return false;
+		n += mine(&kc->held[j]);
+	return n;
 }
 
 /*
@@ -665,21 +679,24 @@ static bool lowmem_rule(void)
 	struct kmap_atomic_cpu *kc;
 	unsigned int level = kmap_atomic_level(), c = irq_class(level);
 	unsigned long flags;
+	int places;
 	bool ok;
 
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_atomic_cpu);
 	if (!level) {
-		ok = pagefault_disabled();
-	} else if (this_cpu_read(kmap_atomic_irq_lowmem[c])) {
-		this_cpu_dec(kmap_atomic_irq_lowmem[c]);
-		this_cpu_dec(kmap_atomic_outstanding);
-		ok = true;
+		places = typed_depth();
+		ok = places > 0;
 	} else {
-		ok = pagefault_disabled() && holds_any(kc);
+		places = records_held(kc) + this_cpu_read(kmap_atomic_irq_lowmem[c]);
+		ok = typed_depth() > 0 && places > 0;
+		if (ok && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
+			this_cpu_dec(kmap_atomic_irq_lowmem[c]);
+			this_cpu_dec(kmap_atomic_outstanding);
+		}
 	}
 	if (ok)
-		kmap_atomic_lowmem_popped();
+		kmap_atomic_lowmem_popped(places);
 	local_irq_restore(flags);
 	return ok;
 }
@@ -703,7 +720,7 @@ static bool orphaned(const struct kmap_atomic_held *h, struct task_struct *task)
 	if (task != current)
 		return true;
 	if (l == level)
-		return h->depth == KM_LEFT || h->depth >= current->pagefault_disabled;
+		return h->depth == KM_LEFT || h->depth >= typed_depth();
 	/* A context under this one: each nesting count no more than ours. */
 	return (l & NMI_MASK) > (level & NMI_MASK) ||
 	       (l & HARDIRQ_MASK) > (level & HARDIRQ_MASK) ||
@@ -855,7 +872,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 						   arch_kmap_atomic_fallback_tag));
 	h->vaddr = (unsigned long)addr;
 	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
-	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), current->pagefault_disabled);
+	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth());
 out:
 	local_irq_restore(flags);
 	return addr;
@@ -1113,7 +1130,7 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
 		       KMAP_WRONG_TYPE, (void *)ip, addr, kmap_atomic_slot_name(type),
 		       kmap_atomic_slot_name(held_type));
 	/* Released; but were its counts given back already? */
-	if (unlikely(left || !pagefault_disabled()))
+	if (unlikely(left || !typed_depth()))
 		return unmap_unbalanced(addr, type, ip);
 	return true;
 }
@@ -1163,7 +1180,7 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 		 * 2.6's rule, for a lowmem map, in a task holding no record
 		 * here: no map stands for it, and none needs renumbering.
 		 */
-		if (kmap_atomic_is_lowmem(vaddr) && !kmap_atomic_level() && pagefault_disabled() &&
+		if (kmap_atomic_is_lowmem(vaddr) && !kmap_atomic_level() && typed_depth() > 0 &&
 		    !this_cpu_read(kmap_atomic_held_nr) &&
 		    !this_cpu_read(kmap_atomic_outstanding)) {
 			if (trace_kmap_atomic_unmap_enabled())
@@ -1230,7 +1247,7 @@ void __kmap_atomic_reclaim(void)
 		}
 		n++;
 		if (kc->held[last].depth == KM_LEFT ||
-		    kc->held[last].depth > current->pagefault_disabled) {
+		    kc->held[last].depth > typed_depth()) {
 			release(last, false);
 			continue;
 		}
@@ -1239,11 +1256,13 @@ void __kmap_atomic_reclaim(void)
 	}
 	/* An interrupt's lowmem maps, which have no record: their counts. */
 	while (level && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
+		int places = this_cpu_read(kmap_atomic_irq_lowmem[c]);
+
 		this_cpu_dec(kmap_atomic_irq_lowmem[c]);
 		this_cpu_dec(kmap_atomic_outstanding);
 		n++;
-		if (pagefault_disabled()) {
-			kmap_atomic_lowmem_popped();
+		if (typed_depth() > 0) {
+			kmap_atomic_lowmem_popped(places);
 			kmap_atomic_refuse();
 		}
 	}

@@ -139,7 +139,7 @@ unsigned int kmap_atomic_held_type(unsigned int i);
 bool kmap_atomic_held_left(unsigned int i);
 unsigned long kmap_atomic_release(unsigned int i);
 bool kmap_atomic_reclaim_orphan(unsigned int idx);
-void kmap_atomic_lowmem_popped(void);
+void kmap_atomic_lowmem_popped(int places);
 
 /* A map that returns NULL gives back what the inline map raised. */
 void kmap_atomic_refuse(void);

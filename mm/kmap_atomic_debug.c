@@ -503,7 +503,7 @@ static bool give_back(struct kmap_cpu *kc, u8 ctx)
  */
 static void refuse_one(struct kmap_cpu *kc, u8 ctx)
 {
-	if (give_back(kc, ctx) && pagefault_disabled())
+	if (give_back(kc, ctx) && current->kmap_ctrl.typed_depth > 0)
 		kmap_atomic_refuse();
 }
 
@@ -535,7 +535,7 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 	bool unmapped = false;
 	bool ok = false;
 	bool other, left;
-	int idx;
+	int idx, places;
 
 	/* A misused unmap may come with preemption on: stay on this CPU. */
 	preempt_disable();
@@ -548,10 +548,11 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * 2.6's rule: any map of this context may be given back; but
 		 * with none left the counts would underflow.
 		 */
+		places = kc->held[ctx_level(ctx)];
 		ok = give_back(kc, ctx);
 		unmapped = ok;
 		if (ok)
-			kmap_atomic_lowmem_popped();
+			kmap_atomic_lowmem_popped(ctx == TASK ? current->kmap_ctrl.typed_depth : places);
 		if (!ok)
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",

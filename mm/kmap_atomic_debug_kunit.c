@@ -618,12 +618,15 @@ static void leak_in_irq(struct irq_work *work)
 		kunmap_atomic(held[i], l->type);
 	if (l->give_back) {
 		/*
-		 * Deeper than the map, so 2.6's rule: only the counts (at its
-		 * depth, the lowmem pointer would stand for the map).
+		 * Deeper than the map, under a lowmem map of KM_IRQ0, so 2.6's
+		 * rule: only the counts (at its depth, the lowmem pointer would
+		 * stand for the map), the lowmem map's, then at that map's
+		 * unmap the map's.
 		 */
-		pagefault_disable();
+		void *low = kmap_atomic(virt_to_page(l->give_back), KM_IRQ0);
+
 		kunmap_atomic(l->give_back, l->type);
-		pagefault_enable();
+		kunmap_atomic(low, KM_IRQ0);
 	}
 	complete(&l->done);
 }

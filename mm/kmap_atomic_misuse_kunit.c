@@ -833,16 +833,17 @@ static void lowmem_unmap_of_a_highmem_map(struct kunit *test)
 }
 
 /*
- * A lowmem pointer deeper than the map (2.6's rule) gave its counts back,
- * and then the map's own unmap comes, with page faults enabled: the slot
- * is cleared, reported, and the counts are left alone, not taken below
- * zero.
+ * A lowmem pointer deeper than the map (under a lowmem map of another
+ * type: 2.6's rule) and that lowmem map's unmap gave the counts back, and
+ * then the map's own unmap comes: the slot is cleared, reported, and the
+ * counts are left alone, not taken below zero.
  */
 static void unmap_after_counts_given_back(struct kunit *test)
 {
 	struct counts before, after;
 	void *slab = kunit_kmalloc(test, 64, GFP_KERNEL);
 	struct page *high;
+	void *l;
 	u32 *p;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
@@ -852,9 +853,9 @@ static void unmap_after_counts_given_back(struct kunit *test)
 	counts_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN an unmap after its counts were given back\n");
 	p = kmap_atomic(high, KM_USER0);
-	pagefault_disable();
+	l = kmap_atomic(virt_to_page(slab), KM_USER1);
 	kunmap_atomic(slab, KM_USER0);	/* deeper than the map: 2.6's rule */
-	pagefault_enable();
+	kunmap_atomic(l, KM_USER1);	/* the count left is the map's */
 	kunmap_atomic(p, KM_USER0);
 	pr_info("KMAP-EXPECT-END an unmap after its counts were given back\n");
 	counts_now(&after);

@@ -413,9 +413,10 @@ static void correct_26_code(struct kunit *test)
 }
 
 /*
- * A lowmem pointer passed deeper than the map it was meant for gives back
- * counts by 2.6's rule, and the map is left behind: the next map of its
- * slot reclaims it (reported) and gets the named slot.
+ * A lowmem pointer passed deeper than the map it was meant for (under a
+ * lowmem map of another type) gives back counts by 2.6's rule: the lowmem
+ * map's, and at that map's own unmap the map's, which is left behind: the
+ * next map of its slot reclaims it (reported) and gets the named slot.
  */
 static void orphan_reclaimed_by_next_map(struct kunit *test)
 {
@@ -424,6 +425,7 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 	struct state before, orphaned, after;
 	bool named, shows;
 	u32 *p, *q;
+	void *l;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -434,9 +436,9 @@ static void orphan_reclaimed_by_next_map(struct kunit *test)
 	state_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN a map left behind, reclaimed\n");
 	p = kmap_atomic(r->pages[0], KM_USER0);
-	pagefault_disable();
+	l = kmap_atomic(virt_to_page(slab), KM_USER1);
 	kunmap_atomic(slab, KM_USER0);	/* deeper than the map: 2.6's rule */
-	pagefault_enable();
+	kunmap_atomic(l, KM_USER1);	/* the count left is the map's */
 	state_now(&orphaned);
 	q = kmap_atomic(r->pages[1], KM_USER0);
 	named = (unsigned long)q == kmap_atomic_slot_addr(smp_processor_id(), KM_USER0);

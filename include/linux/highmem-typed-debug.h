@@ -20,16 +20,14 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
-	preempt_disable();
-	pagefault_disable();
+	kmap_atomic_counts_raise();
 	return __kmap_atomic_debug(page, page_to_pfn(page), type, prot);
 }
 
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {
-	preempt_disable();
-	pagefault_disable();
+	kmap_atomic_counts_raise();
 	return __kmap_atomic_debug(NULL, pfn, type, kmap_prot);
 }
 
@@ -39,8 +37,7 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 	/* A misuse was reported there and changed nothing, counts included. */
 	if (!__kunmap_atomic_debug(addr, type))
 		return;
-	pagefault_enable();
-	preempt_enable();
+	kmap_atomic_counts_give_back();
 }
 
 #endif /* _LINUX_HIGHMEM_TYPED_DEBUG_H */

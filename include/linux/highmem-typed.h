@@ -91,6 +91,26 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 			     idx * KM_SLOT_STRIDE + KM_SLOT_STRIDE - 1);
 }
 
+/*
+ * The counts a typed map raises: preemption and page faults off, and a
+ * place on the task's stack of typed maps (kmap_ctrl.typed_depth), which
+ * says which map a lowmem pointer given to the typed unmap stands for;
+ * the one-argument kmap_atomic() and pagefault_disable() do not move it.
+ */
+static __always_inline void kmap_atomic_counts_raise(void)
+{
+	preempt_disable();
+	pagefault_disable();
+	current->kmap_ctrl.typed_depth++;
+}
+
+static __always_inline void kmap_atomic_counts_give_back(void)
+{
+	current->kmap_ctrl.typed_depth--;
+	pagefault_enable();
+	preempt_enable();
+}
+
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 /* The checked map and unmap take the place of the fast path. */
 #include <linux/highmem-typed-debug.h>
@@ -103,8 +123,7 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
-	preempt_disable();
-	pagefault_disable();
+	kmap_atomic_counts_raise();
 	/* page_address() would test PageHighMem() again, out of line. */
 	if (!PageHighMem(page)) {
 		/* A static branch: a no-op while the event is disabled. */
@@ -121,8 +140,7 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {
-	preempt_disable();
-	pagefault_disable();
+	kmap_atomic_counts_raise();
 	return __kmap_atomic_slot(pfn, type, kmap_prot);
 }
 
@@ -132,8 +150,7 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 	/* A misuse was reported there and changed nothing, counts included. */
 	if (!__kunmap_atomic_slot(addr, type))
 		return;
-	pagefault_enable();
-	preempt_enable();
+	kmap_atomic_counts_give_back();
 }
 #endif /* CONFIG_DEBUG_KMAP_ATOMIC */
 

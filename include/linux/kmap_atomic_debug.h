@@ -43,16 +43,16 @@ void __kmap_atomic_reclaim(void);
  * and gives back its counts: the spares and kmap_local fallbacks a misuse
  * took and the named slots an interrupt mapped, counted per CPU; a
  * task's named slots where it returns to user space, a work item or
- * kernel thread function returns, or an oops kills it, with page faults
- * still disabled. One per-CPU load when nothing is held (and a load of
- * the task's count where a task's context ends).
+ * kernel thread function returns, or an oops kills it, with typed maps
+ * still on its stack. One per-CPU load when nothing is held (and a load
+ * of the task's typed_depth where a task's context ends).
  */
 static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
 	bool task_ends = end <= KMAP_END_KTHREAD || end == KMAP_END_TASK_DIES;
 
 	if (unlikely(raw_cpu_read(kmap_atomic_outstanding)) ||
-	    (task_ends && unlikely(current->pagefault_disabled)))
+	    (task_ends && unlikely(current->kmap_ctrl.typed_depth)))
 		__kmap_atomic_reclaim();
 }
 #else
