@@ -332,6 +332,10 @@ enum pattern {
 	OUT_OF_ORDER_THEN_NESTED,
 	/* copy_user_highpage() from lowmem, then a lowmem KM_USER1 inside the KM_USER1 */
 	COPY_THEN_NESTED,
+	/* today's forms beside: a one-argument map unmapped under a typed one */
+	ONE_ARG_UNMAPPED_FIRST,
+	/* a pagefault_disable() enabled again under a typed map */
+	PAGEFAULT_ENABLED_FIRST,
 	PATTERN_NR
 };
 
@@ -340,10 +344,13 @@ static const char * const pattern_names[PATTERN_NR] = {
 	[COPY_USER_HIGHPAGE] = "copy_user_highpage() from lowmem, KM_USER0 unmapped first",
 	[OUT_OF_ORDER_THEN_NESTED] = "an out-of-order unmap, then a lowmem map of a held type",
 	[COPY_THEN_NESTED] = "a lowmem KM_USER0 unmapped under KM_USER1, then a lowmem KM_USER1",
+	[ONE_ARG_UNMAPPED_FIRST] = "kmap_atomic(page) unmapped under KM_USER1, then a lowmem KM_USER1",
+	[PAGEFAULT_ENABLED_FIRST] = "pagefault_enable() under KM_USER1, then a lowmem KM_USER1",
 };
 
 static const enum pattern patterns[] = {
 	NESTED_LOWMEM, COPY_USER_HIGHPAGE, OUT_OF_ORDER_THEN_NESTED, COPY_THEN_NESTED,
+	ONE_ARG_UNMAPPED_FIRST, PAGEFAULT_ENABLED_FIRST,
 };
 
 static void pattern_desc(const enum pattern *p, char *desc)
@@ -396,6 +403,24 @@ static void correct_26_code(struct kunit *test)
 		l = kmap_atomic(low, KM_USER0);
 		h1 = kmap_atomic(r->pages[1], KM_USER1);
 		kunmap_atomic(l, KM_USER0);
+		l = kmap_atomic(low, KM_USER1);
+		kunmap_atomic(l, KM_USER1);
+		kept = shows(h1, r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case ONE_ARG_UNMAPPED_FIRST:
+		h0 = kmap_atomic(r->pages[0]);
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		kunmap_atomic(h0);
+		l = kmap_atomic(low, KM_USER1);
+		kunmap_atomic(l, KM_USER1);
+		kept = shows(h1, r->pages[1]);
+		kunmap_atomic(h1, KM_USER1);
+		break;
+	case PAGEFAULT_ENABLED_FIRST:
+		pagefault_disable();
+		h1 = kmap_atomic(r->pages[1], KM_USER1);
+		pagefault_enable();
 		l = kmap_atomic(low, KM_USER1);
 		kunmap_atomic(l, KM_USER1);
 		kept = shows(h1, r->pages[1]);

@@ -9,7 +9,8 @@
 # a fallback's record is still live) and the rules for buggy 2.6 code (an
 # unmap that stands for a map releases it, the wrong type's and the wrong
 # pointer's included, not 2.6.2x's refusal; the depths renumbered after an
-# out-of-order release; a map left behind reclaimed; the reclaim at a
+# out-of-order release, the typed maps' own place stack; a map left
+# behind marked and reclaimed; the reclaim at a
 # context's end; the stop short of kmap_local's BUG()), with the release
 # flavor rebuilt and booted with the kmap_atomic, kmap_atomic_misuse,
 # kmap_atomic_survive and kmap_atomic_trace KUnit suites as modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
@@ -68,6 +69,7 @@ mutations=(
 	'no-reclaim-at-context-end|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\tlocal_irq_save(flags);$/\treturn;/|kmap_atomic_survive.buggy_loop'
 	'false-report-on-map|s/^\t\t\tif (unlikely(kmap_atomic_level()))$/\t\t\tif (kmap_atomic_report_site(_RET_IP_), unlikely(kmap_atomic_level()))/|kmap_atomic.slot_pair_copy'
 	'irq-lowmem-takes-task-counts|s/^\t\tok = typed_depth() > 0 \&\& places > 0;$/\t\tok = typed_depth() > 0;/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
+	'depth-from-pagefault-count|s/^\treturn current->kmap_ctrl.typed_depth;$/\treturn current->pagefault_disabled;/|kmap_atomic_survive.correct_26_code'
 	'no-left-behind-mark|s/^\t\tif (mine(h) \&\& h->depth == typed_depth()) {$/\t\tif (0) {/|kmap_atomic_survive.left_behind_then_correct_code'
 	'no-renumbering-on-lowmem-pop|s/^\t\trenumber(kc, current, level, place);$/\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(void)$/,/^}/s/^\t\tkmap_atomic_refuse();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'

@@ -20,9 +20,23 @@ fi
 # counted. Each misuse below has call sites of its own in the module.
 count() { sed -n "s/^$1 //p" $r; }
 failed=0
+# Without highmem every page is lowmem, which takes no slot: a collision,
+# a slot of the wrong context, a foreign pointer, an unmap from another
+# context or a bad type touches nothing a check could see (2.6 returned
+# page_address() too), so those are not tried; a leak still leaves counts
+# behind, and a double unmap would take someone else's: both reported.
+no_highmem=
+grep -q '^HighTotal: *0 kB' /proc/meminfo && no_highmem=y
 # misuse file, report counter that must rise, function the report names,
 # and for a leak the event it names (underscores for spaces)
 while read -r file kind who event; do
+	if [ -n "$no_highmem" ]; then
+		case $file in
+		collision | wrong_context | wrong_unmap | other_context | invalid_type)
+			echo "$file: not tried: no highmem with MEM=$MEM, and a lowmem page takes no slot"
+			continue ;;
+		esac
+	fi
 	before=$(count "$kind")
 	echo "KMAP-EXPECT-BEGIN misuse $file" >/dev/kmsg
 	if ! echo 1 >$m/$file; then
@@ -76,7 +90,7 @@ else
 fi
 # The stale pointer faults (the module checks it), and the fault is
 # described, naming who unmapped the slot.
-if grep -q '^HighTotal: *0 kB' /proc/meminfo; then
+if [ -n "$no_highmem" ]; then
 	echo "use_after_unmap: not tried: no highmem with MEM=$MEM, and a lowmem page takes no slot"
 else
 	echo 1 >$m/use_after_unmap || { echo "use_after_unmap: a stale pointer still reads"; failed=1; }
