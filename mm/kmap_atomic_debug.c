@@ -552,7 +552,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		ok = give_back(kc, ctx);
 		unmapped = ok;
 		if (ok)
-			kmap_atomic_lowmem_popped(ctx == TASK ? current->kmap_ctrl.typed_depth : places);
+			kmap_atomic_lowmem_popped(ctx == TASK ?
+						  current->kmap_ctrl.typed_depth : places);
 		if (!ok)
 			note(p, KMAP_REPORT_NOT_HELD, ip,
 			     "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",

@@ -297,7 +297,8 @@ static void nmi_spares_then_null(struct kunit *test)
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	b.page = seeded(HIGHMEM_BELOW_4G, 3);
-	nmi_under_km_nmi(test, "an NMI takes every spare, then gets NULL", nmi_maps_till_null, &b, &h);
+	nmi_under_km_nmi(test, "an NMI takes every spare, then gets NULL", nmi_maps_till_null,
+			 &b, &h);
 
 	KUNIT_ASSERT_TRUE_MSG(test, h.ran, "no NMI ran");
 	KUNIT_EXPECT_EQ_MSG(test, b.mapped, (unsigned int)KM_SPARE_SLOTS,
@@ -441,7 +442,8 @@ static void exception_mid_claim(struct kunit *test, u32 *wrong_pointer)
 	KUNIT_EXPECT_TRUE_MSG(test, spare, "the handler's map is not in one of this CPU's spares");
 	KUNIT_EXPECT_TRUE_MSG(test, faulted, "KM_KDB still maps a page after both unmaps");
 	expect_reports(test, &before, &after, wrong_pointer ? 2 : 1,
-		       wrong_pointer ? "the collision and the wrong pointer" : "the handler's collision");
+		       wrong_pointer ? "the collision and the wrong pointer" :
+		       "the handler's collision");
 	expect_same_counts(test, &before, &after, "both unmaps");
 }
 

@@ -344,7 +344,7 @@ static const char * const pattern_names[PATTERN_NR] = {
 	[COPY_USER_HIGHPAGE] = "copy_user_highpage() from lowmem, KM_USER0 unmapped first",
 	[OUT_OF_ORDER_THEN_NESTED] = "an out-of-order unmap, then a lowmem map of a held type",
 	[COPY_THEN_NESTED] = "a lowmem KM_USER0 unmapped under KM_USER1, then a lowmem KM_USER1",
-	[ONE_ARG_UNMAPPED_FIRST] = "kmap_atomic(page) unmapped under KM_USER1, then a lowmem KM_USER1",
+	[ONE_ARG_UNMAPPED_FIRST] = "one-argument map unmapped under KM_USER1, then lowmem KM_USER1",
 	[PAGEFAULT_ENABLED_FIRST] = "pagefault_enable() under KM_USER1, then a lowmem KM_USER1",
 };
 
@@ -525,13 +525,16 @@ static void left_behind_then_correct_code(struct kunit *test)
 
 	expect_reports(test, left.reports - before.reports, 0, "2.6's lowmem rule");
 	expect_same(test, &before, &left, "2.6's lowmem rule");
-	KUNIT_EXPECT_EQ_MSG(test, outstanding, 1U, "the map left behind is not counted for its context's end");
+	KUNIT_EXPECT_EQ_MSG(test, outstanding, 1U,
+			    "the map left behind is not counted for its context's end");
 	expect_reports(test, correct.reports - left.reports, 0, "a correct lowmem map and unmap");
 	expect_same(test, &left, &correct, "a correct lowmem map and unmap");
-	KUNIT_EXPECT_TRUE_MSG(test, shows, "the map left behind lost its page before its context ended");
+	KUNIT_EXPECT_TRUE_MSG(test, shows,
+			      "the map left behind lost its page before its context ended");
 	expect_reports(test, after.reports - correct.reports, 1, "the context's end");
 	expect_same(test, &correct, &after, "the context's end");
-	KUNIT_EXPECT_TRUE_MSG(test, faults(p), "KM_USER0 still maps a page after its context ended");
+	KUNIT_EXPECT_TRUE_MSG(test, faults(p),
+			      "KM_USER0 still maps a page after its context ended");
 }
 
 /*

@@ -530,7 +530,8 @@ static void brd_check_events(struct kunit *test, const struct brd_case *c,
 	}
 	if (!ok)
 		dump_records(test);
-	KUNIT_EXPECT_TRUE_MSG(test, ok, "brd mapped outside the slot pair %u/%u of its context, or with interrupts %s",
+	KUNIT_EXPECT_TRUE_MSG(test, ok,
+			      "brd mapped outside the slot pair %u/%u of its context, or with interrupts %s",
 			      c->bio_slot, c->store_slot, c->irqs_off ? "on" : "off");
 	KUNIT_EXPECT_EQ_MSG(test, n[EV_MAP][true], bvecs, "maps of the bio's pages");
 	KUNIT_EXPECT_EQ_MSG(test, n[EV_UNMAP][true], bvecs, "unmaps of the bio's pages");
