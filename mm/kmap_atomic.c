@@ -120,6 +120,11 @@ static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
  */
 #define KM_LEFT		INT_MIN
 
+#ifndef CONFIG_DEBUG_KMAP_ATOMIC
+/* A task that died of an oops is being reclaimed on this CPU. */
+static DEFINE_PER_CPU(bool, kmap_atomic_reclaiming_dead);
+#endif
+
 /*
  * What gates the context-end reclaim: this CPU's spares, fallbacks, maps
  * left behind, and
@@ -656,14 +661,15 @@ void kmap_atomic_lowmem_popped(int places)
 	}
 }
 
-/* How many records does this context hold here? */
+/* How many places of its stack do this context's records here take? */
 static int records_held(struct kmap_atomic_cpu *kc)
 {
 	unsigned int j;
 	int n = 0;
 
+	/* A map left behind has no place: its count went already. */
 	for (j = 0; j < KM_HELD_NR; j++)
-		n += mine(&kc->held[j]);
+		n += mine(&kc->held[j]) && kc->held[j].depth != KM_LEFT;
 	return n;
 }
 
@@ -1201,19 +1207,22 @@ EXPORT_SYMBOL(__kunmap_atomic_slot);
 #ifndef CONFIG_DEBUG_KMAP_ATOMIC
 /**
  * __kmap_atomic_reclaim - release what an ending context still holds
+ * @dying: the task dies of an oops, which told the story: no WARN (with
+ *	panic_on_warn it would turn a survivable oops into a panic)
  *
  * Called through kmap_atomic_check_leaks() where a system call, a hard
  * interrupt, a softirq handler or an NMI ends, or a task dies of an oops,
- * while this CPU holds a spare, a kmap_local fallback or an interrupt's map,
- * or a task's context ends with page faults disabled. Each map of the
- * ending context is released, last map first, and the counts it raised
- * are given back unless a lowmem unmap gave them back already; an
- * interrupt's lowmem maps give back theirs; reported once per call site.
- * Slots and spares that nothing uses any more are released too. A task's
- * named slot left behind otherwise is reclaimed by its next map
- * (orphaned()).
+ * while this CPU holds a spare, a kmap_local fallback, an interrupt's map
+ * or a map left behind, or a task's context ends with typed maps on its
+ * stack. Each map of the ending context is released, last map first, and
+ * the counts it raised are given back unless a lowmem unmap gave them
+ * back already; the lowmem maps of an interrupt, or of a task whose
+ * context ends, give back theirs; reported once per call site. Spares,
+ * fallbacks and maps left behind that nothing uses any more are released
+ * too. A task's other named slots left behind are reclaimed by their next
+ * map (orphaned()).
  */
-void __kmap_atomic_reclaim(void)
+void __kmap_atomic_reclaim(bool dying)
 {
 	unsigned int level = kmap_atomic_level(), c = irq_class(level);
 	struct kmap_atomic_cpu *kc;
@@ -1224,15 +1233,28 @@ void __kmap_atomic_reclaim(void)
 	local_irq_save(flags);
 	kc = this_cpu_ptr(&kmap_atomic_cpu);
 	cpu = smp_processor_id();
+	/* An oops in here kills the task again: reclaim what is left once. */
+	if (dying && this_cpu_read(kmap_atomic_reclaiming_dead)) {
+		local_irq_restore(flags);
+		return;
+	}
+	this_cpu_write(kmap_atomic_reclaiming_dead, dying);
 	/*
-	 * Spares and this task's fallbacks that other contexts left behind
-	 * (their counts were given back): else they keep the gate open. This
-	 * context's own are released below; orphaned() is for a map, whose
-	 * count is already on the stack, not for here.
+	 * Spares, this task's fallbacks, and maps left behind, that other
+	 * contexts or tasks left (their counts were given back): else they
+	 * keep the gate open. This context's own are released below;
+	 * orphaned() is for a map, whose count is already on the stack, not
+	 * for here.
 	 */
-	for (i = KM_TYPE_NR; i < KM_HELD_NR; i++)
-		if (!mine(&kc->held[i]) && (i < KM_SLOTS_USED || kc->held[i].task == current))
+	for (i = 0; i < KM_HELD_NR; i++) {
+		struct kmap_atomic_held *h = &kc->held[i];
+
+		if (mine(h))
+			continue;
+		if (i < KM_TYPE_NR ? h->depth == KM_LEFT :
+		    i < KM_SLOTS_USED || h->task == current)
 			release_orphan(i);
+	}
 	for (;;) {
 		last = -1;
 		for (i = 0; i < KM_HELD_NR; i++)
@@ -1266,10 +1288,19 @@ void __kmap_atomic_reclaim(void)
 			kmap_atomic_refuse();
 		}
 	}
+	/* A task's lowmem maps have no record: what is left on its stack. */
+	while (!level && typed_depth() > 0) {
+		n++;
+		kmap_atomic_refuse();
+	}
+	this_cpu_write(kmap_atomic_reclaiming_dead, false);
 	local_irq_restore(flags);
-	if (n)
+	if (n && dying)
+		pr_emerg("kmap_atomic: %u map(s) on CPU%u still held as their task dies of an oops: released, counts given back\n",
+			 n, cpu);
+	else if (n)
 		report(KMAP_REPORT_LEAK, KM_TYPE_NR, 0, 0, _RET_IP_,
-		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, an interrupt's slots or lowmem maps, maps left behind) still held as their context ends (at %pS): released, counts given back unless a lowmem unmap gave them back already",
+		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, maps left behind, an interrupt's or a task's lowmem maps) still held as their context ends (at %pS): released, counts given back unless a lowmem unmap gave them back already",
 		       n, cpu, (void *)_RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_reclaim);

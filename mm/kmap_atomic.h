@@ -173,7 +173,7 @@ unsigned int kmap_atomic_fallback_reclaim(void);
 	"%pS unmaps %p from %s, but it is mapped as %s (the wrong type?): released, its counts given back"
 /* The call site, the slot's name. */
 #define KMAP_COUNTS_GIVEN_BACK \
-	"%pS unmaps %s with page faults enabled: a lowmem address (the wrong pointer?) gave its counts back already; slot cleared, counts left alone"
+	"%pS unmaps %s, whose counts a lowmem address (the wrong pointer?) gave back already: slot cleared, counts left alone"
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 #endif /* _MM_KMAP_ATOMIC_H */

@@ -549,7 +549,8 @@ bool __kunmap_atomic_debug(const void *addr, enum km_type type)
 		 * with none left the counts would underflow.
 		 */
 		places = kc->held[ctx_level(ctx)];
-		ok = give_back(kc, ctx);
+		/* held[] is per CPU: a task's own stack must hold a map too. */
+		ok = (ctx != TASK || current->kmap_ctrl.typed_depth > 0) && give_back(kc, ctx);
 		unmapped = ok;
 		if (ok)
 			kmap_atomic_lowmem_popped(ctx == TASK ?
@@ -732,6 +733,7 @@ void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 	if (end == KMAP_END_NMI)
 		this_cpu_write(checking_nmi, false);
 }
+EXPORT_SYMBOL_GPL(kmap_atomic_check_leaks);
 
 /* Called where exceptions and NMIs return: no probes there. */
 NOKPROBE_SYMBOL(kmap_atomic_check_leaks);

@@ -77,7 +77,7 @@ static void bug_case_desc(const struct bug_case *c, char *desc)
 KUNIT_ARRAY_PARAM(bug, bug_cases, bug_case_desc);
 
 struct state {
-	int preempt, pagefault, local_depth;
+	int preempt, pagefault, typed_depth, local_depth;
 	unsigned long reports;
 };
 
@@ -85,6 +85,7 @@ static void state_now(struct state *s)
 {
 	s->preempt = preempt_count();
 	s->pagefault = current->pagefault_disabled;
+	s->typed_depth = current->kmap_ctrl.typed_depth;
 	s->local_depth = current->kmap_ctrl.idx;
 	s->reports = kmap_atomic_reports();
 }
@@ -233,6 +234,8 @@ static void expect_same(struct kunit *test, const struct state *a, const struct 
 	KUNIT_EXPECT_EQ_MSG(test, b->preempt, a->preempt, "preempt_count() after %s", what);
 	KUNIT_EXPECT_EQ_MSG(test, b->pagefault, a->pagefault,
 			    "page-fault-disable count after %s", what);
+	KUNIT_EXPECT_EQ_MSG(test, b->typed_depth, a->typed_depth,
+			    "the typed maps' stack after %s", what);
 	KUNIT_EXPECT_EQ_MSG(test, b->local_depth, a->local_depth,
 			    "kmap_local's depth after %s", what);
 }
@@ -505,7 +508,8 @@ static void left_behind_then_correct_code(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, slab);
 	seed_pages(pages);
 
-	migrate_disable();	/* the map left behind is this CPU's */
+	/* The map left behind is this CPU's: no other task may take it first. */
+	preempt_disable();
 	state_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN a map left behind, then correct code\n");
 	p = kmap_atomic(pages[0], KM_USER0);
@@ -521,7 +525,7 @@ static void left_behind_then_correct_code(struct kunit *test)
 	state_now(&after);
 	KUNIT_EXPECT_EQ_MSG(test, this_cpu_read(kmap_atomic_outstanding), 0U,
 			    "outstanding maps after the context's end");
-	migrate_enable();
+	preempt_enable();
 
 	expect_reports(test, left.reports - before.reports, 0, "2.6's lowmem rule");
 	expect_same(test, &before, &left, "2.6's lowmem rule");
@@ -541,28 +545,42 @@ static void left_behind_then_correct_code(struct kunit *test)
  * A hard interrupt that unmaps a lowmem pointer twice: the second stands
  * for no map of the interrupt's, and the counts there are the task's it
  * interrupted, which holds KM_USER0: reported, and nothing given back.
+ * The interrupt's map is a lowmem one, or a highmem KM_IRQ0 that the
+ * first unmap (of KM_IRQ1) leaves behind, which takes no place any more.
  */
 struct irq_double {
 	struct hrtimer timer;
-	struct page *low;
+	struct page *page;	/* what the interrupt maps */
+	void *low;		/* the lowmem pointer it unmaps */
 	bool done;
 };
 
 static enum hrtimer_restart double_lowmem_unmap(struct hrtimer *timer)
 {
 	struct irq_double *d = container_of(timer, struct irq_double, timer);
-	void *l = kmap_atomic(d->low, KM_IRQ0);
 
-	kunmap_atomic(l, KM_IRQ0);
-	kunmap_atomic(l, KM_IRQ0);
+	kmap_atomic(d->page, KM_IRQ0);	/* its unmaps are the lowmem pointer's */
+	kunmap_atomic(d->low, KM_IRQ1);
+	kunmap_atomic(d->low, KM_IRQ1);
 	WRITE_ONCE(d->done, true);
 	return HRTIMER_NORESTART;
 }
 
+static const char * const irq_maps[] = { "a lowmem map", "a highmem map left behind" };
+
+static void irq_map_desc(const char * const *name, char *desc)
+{
+	strscpy(desc, *name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(irq_map, irq_maps, irq_map_desc);
+
 static void irq_unmap_takes_no_task_counts(struct kunit *test)
 {
+	bool left = test->param_value != &irq_maps[0];
 	struct bug_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	struct irq_double d = { .low = test_page(LOWMEM, 0) };
+	struct page *low = test_page(LOWMEM, 0);
+	struct irq_double d = { .page = low, .low = page_address(low) };
 	struct state held, after;
 	bool kept;
 	u32 *p;
@@ -570,6 +588,8 @@ static void irq_unmap_takes_no_task_counts(struct kunit *test)
 	need_kind(test, HIGHMEM_BELOW_4G);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	seed_pages(r->pages);
+	if (left)
+		d.page = r->pages[1];
 	hrtimer_init(&d.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	d.timer.function = double_lowmem_unmap;
 
@@ -586,7 +606,9 @@ static void irq_unmap_takes_no_task_counts(struct kunit *test)
 	pr_info("KMAP-EXPECT-END an interrupt unmaps a lowmem pointer twice\n");
 	hrtimer_cancel(&d.timer);
 
-	expect_reports(test, after.reports - held.reports, 1, "the interrupt's second unmap");
+	/* And the map left behind, reclaimed as the interrupt returns. */
+	expect_reports(test, after.reports - held.reports, left ? 2 : 1,
+		       "the interrupt's second unmap");
 	expect_same(test, &held, &after, "the interrupt's unmaps");
 	KUNIT_EXPECT_TRUE_MSG(test, kept, "the task's KM_USER0 lost its page");
 }
@@ -945,7 +967,7 @@ static struct kunit_case kmap_atomic_survive_cases[] = {
 	KUNIT_CASE_PARAM(correct_26_code, pattern_gen_params),
 	KUNIT_CASE(orphan_reclaimed_by_next_map),
 	KUNIT_CASE(left_behind_then_correct_code),
-	KUNIT_CASE(irq_unmap_takes_no_task_counts),
+	KUNIT_CASE_PARAM(irq_unmap_takes_no_task_counts, irq_map_gen_params),
 	KUNIT_CASE(fallback_stops_short_of_bug),
 	KUNIT_CASE(random_sequences),
 	{}

@@ -36,7 +36,7 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
 #include <linux/sched.h>
 
 DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
-void __kmap_atomic_reclaim(void);
+void __kmap_atomic_reclaim(bool dying);
 
 /*
  * Without the debug checks a context's end reclaims what it still holds
@@ -53,7 +53,7 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 
 	if (unlikely(raw_cpu_read(kmap_atomic_outstanding)) ||
 	    (task_ends && unlikely(current->kmap_ctrl.typed_depth)))
-		__kmap_atomic_reclaim();
+		__kmap_atomic_reclaim(end == KMAP_END_TASK_DIES);
 }
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
