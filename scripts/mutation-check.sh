@@ -51,7 +51,7 @@ mutations=(
 	'no-flush-at-unmap|/^static __always_inline void clear_idx(/,/^}/s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'claim-check-then-set|s/^\tif (!claim_none_pte(slot_pte(idx), pte))$/\tif (pte_none(*slot_pte(idx)) ? (set_pte(slot_pte(idx), pte), false) : true)/|kmap_atomic_misuse.exception_maps_mid_claim'
-	'depth-read-after-claim|s/^\thold(idx, type, depth);$/\thold(idx, type, depth - depth + current->pagefault_disabled);/|kmap_atomic_misuse.exception_maps_mid_claim_wrong_pointer'
+	'depth-read-after-claim|s/^\thold(idx, type, depth);$/\thold(idx, type, depth - depth + typed_depth());/|kmap_atomic_misuse.exception_maps_mid_claim_wrong_pointer'
 	'no-collision-check|s/claim_none_pte(slot_pte(idx), pte)/(set_pte(slot_pte(idx), pte), true)/|kmap_atomic_misuse.collision_gets_spare'
 	'no-type-bound-check|/^void \*__kmap_atomic_slot(/,/^}/s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
 	'no-unmap-address-check|s/likely(vaddr == slot_addr(idx) \&\& at_top(h))/likely(at_top(h))/|kmap_atomic_misuse.unmap_mismatch'
