@@ -27,7 +27,9 @@
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <linux/hash.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
+#include <linux/memblock.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -103,14 +105,36 @@ struct kmap_atomic_held {
 
 struct kmap_atomic_cpu {
 	/*
-	 * Each slot's pte, looked up on its first use (the fixmap page
-	 * tables exist from paging_init() on): one load on the fast path.
+	 * Each slot's pte and address: one load each on the fast path. The
+	 * ptes are looked up on first use (the fixmap page tables exist from
+	 * paging_init() on), and for every possible CPU, with the addresses,
+	 * by kmap_atomic_fast_init().
 	 */
 	pte_t *ptes[KM_SLOTS_USED];
+	unsigned long addrs[KM_SLOTS_USED];
 	struct kmap_atomic_held held[KM_HELD_NR];
 };
 
 static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
+
+/*
+ * The fast paths read the slots' ptes and addresses without a check once
+ * kmap_atomic_fast_init() has filled them in for every possible CPU: it
+ * turns kmap_atomic_slots_ready on. Until then, early in boot, the maps
+ * and unmaps take the slow paths, which look them up.
+ */
+static DEFINE_STATIC_KEY_FALSE_RO(kmap_atomic_slots_ready);
+
+/*
+ * kmap_prot's pte for page frame 0, computed at boot by pfn_pte() itself:
+ * a map with kmap_prot ORs in the frame instead of calling pfn_pte() (its
+ * L1TF inversion test and __supported_pte_mask). Used only once
+ * kmap_atomic_fast_init() has checked it against pfn_pte() for low, high
+ * and above-4 GiB frames, with the slots ready: that turns
+ * kmap_atomic_template_ok on.
+ */
+static pteval_t kmap_atomic_template __ro_after_init;
+static DEFINE_STATIC_KEY_FALSE_RO(kmap_atomic_template_ok);
 
 /*
  * The depth of a map left behind: 2.6's rule gave its count back for a
@@ -379,6 +403,85 @@ static unsigned long slot_addr(unsigned int idx)
 	return kmap_atomic_slot_addr(smp_processor_id(), idx);
 }
 
+/* @pfn's pte with kmap_prot, from the template: kmap_atomic_template_ok is on. */
+static __always_inline pte_t template_pte(unsigned long pfn)
+{
+	return __pte(kmap_atomic_template | (pteval_t)pfn << PAGE_SHIFT);
+}
+
+/* @pfn's pte with @prot: from the template if it is kmap_prot's. */
+static __always_inline pte_t mk_slot_pte(unsigned long pfn, pgprot_t prot)
+{
+	if (static_branch_likely(&kmap_atomic_template_ok) &&
+	    pgprot_val(prot) == pgprot_val(kmap_prot))
+		return template_pte(pfn);
+	return pfn_pte(pfn, prot);
+}
+
+/*
+ * The frames the template is checked for: low, the first above lowmem,
+ * the last below 4 GiB, the first above, and the last a pte can hold.
+ */
+static unsigned long __init template_check_pfn(unsigned int i)
+{
+	switch (i) {
+	case 0: return 1;
+	case 1: return max_low_pfn;
+	case 2: return PHYS_PFN(SZ_4G) - 1;
+	case 3: return PHYS_PFN(SZ_4G);
+	default: return min_t(u64, __PHYSICAL_MASK >> PAGE_SHIFT, ULONG_MAX);
+	}
+}
+
+/*
+ * Fill in every possible CPU's slot ptes and addresses, compute the pte
+ * template and check it; on success, turn the fast path on. Before SMP
+ * and before anything maps a highmem page in a slot (rootfs, drivers):
+ * until then the maps take pfn_pte() and the lazy lookup.
+ */
+static int __init kmap_atomic_fast_init(void)
+{
+	unsigned int cpu, idx, i;
+
+	for_each_possible_cpu(cpu) {
+		struct kmap_atomic_cpu *kc = per_cpu_ptr(&kmap_atomic_cpu, cpu);
+
+		for (idx = 0; idx < KM_SLOTS_USED; idx++) {
+			kc->addrs[idx] = kmap_atomic_slot_addr(cpu, idx);
+			kc->ptes[idx] = virt_to_kpte(kc->addrs[idx]);
+		}
+	}
+	static_branch_enable(&kmap_atomic_slots_ready);
+	kmap_atomic_template = pte_val(pfn_pte(0, kmap_prot));
+	for (i = 0; i < 5; i++) {
+		unsigned long pfn = template_check_pfn(i);
+		pteval_t want = pte_val(pfn_pte(pfn, kmap_prot));
+
+		if (pte_val(template_pte(pfn)) != want) {
+			pr_warn("kmap_atomic: the pte template gives %#llx for page frame %#lx, pfn_pte() %#llx: typed maps call pfn_pte() (slower, still correct)\n",
+				(u64)pte_val(template_pte(pfn)), pfn, (u64)want);
+			return 0;
+		}
+	}
+	static_branch_enable(&kmap_atomic_template_ok);
+	return 0;
+}
+early_initcall(kmap_atomic_fast_init);
+
+/**
+ * kmap_atomic_template_in_use - is the pte template checked and in use?
+ *
+ * For the KUnit suite: false if kmap_atomic_fast_init() found it wrong
+ * for some frame, or has not run.
+ *
+ * Return: whether typed maps with kmap_prot use the pte template.
+ */
+bool kmap_atomic_template_in_use(void)
+{
+	return static_branch_likely(&kmap_atomic_template_ok);
+}
+EXPORT_SYMBOL_GPL(kmap_atomic_template_in_use);
+
 /*
  * Set a none pte, unless something on this CPU got there first: an
  * interrupt or NMI that took the slot between a check and a plain write.
@@ -450,11 +553,9 @@ static __always_inline void hold(unsigned int i, unsigned int type, int depth)
  * preemption is off.
  * Return: the slot's address, or 0 if the slot is in use.
  */
-static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type,
-					     unsigned long pfn, pgprot_t prot)
+static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_t *ptep,
+				       unsigned long vaddr, pte_t pte)
 {
-	unsigned long vaddr = slot_addr(idx);
-	pte_t pte = pfn_pte(pfn, prot);
 	/*
 	 * This map's place in the typed maps' stack, read before the claim: an
 	 * int3, #DB or #MC handler that maps and returns holding (their exits
@@ -462,11 +563,19 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 	 */
 	int depth = typed_depth();
 
-	if (!claim_none_pte(slot_pte(idx), pte))
-		return 0;
+	if (!claim_none_pte(ptep, pte))
+		return false;
 	arch_kmap_local_post_map(vaddr, pte);
 	hold(idx, type, depth);
-	return vaddr;
+	return true;
+}
+
+static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type,
+					     unsigned long pfn, pgprot_t prot)
+{
+	unsigned long vaddr = slot_addr(idx);
+
+	return claim_slot(idx, type, slot_pte(idx), vaddr, mk_slot_pte(pfn, prot)) ? vaddr : 0;
 }
 
 /* A map that returns NULL gives back what the inline map raised. */
@@ -977,15 +1086,78 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 	return addr;
 }
 
+/* A map made: flush what an interrupted unmap left, and the event. */
+static __always_inline void *mapped(unsigned int type, unsigned long pfn, unsigned long vaddr,
+				    unsigned long ip)
+{
+	/*
+	 * An interrupt (a misuse, or an NMI) may have come between the pte
+	 * clear and the flush of an unmap of this very slot: flush what that
+	 * left in the TLB.
+	 */
+	if (unlikely(kmap_atomic_level()))
+		arch_kmap_local_post_unmap(vaddr);
+	if (trace_kmap_atomic_map_enabled())
+		map_event(type, pfn, vaddr, ip);
+	return (void *)vaddr;
+}
+
+static __always_inline void *map_prot(unsigned long pfn, enum km_type type, pgprot_t prot,
+				      unsigned long ip)
+{
+	unsigned int idx = type;
+	unsigned long vaddr;
+
+	if (likely(idx < KM_TYPE_NR)) {
+		vaddr = map_idx(idx, idx, pfn, prot);
+		if (likely(vaddr))
+			return mapped(type, pfn, vaddr, ip);
+	}
+	return map_misused(pfn, type, prot, ip);
+}
+
+/* The named slot was in use, or @type is no slot, or it is early in boot. */
+static noinline void *map_default_slow(unsigned long pfn, enum km_type type, unsigned long ip)
+{
+	return map_prot(pfn, type, kmap_prot, ip);
+}
+
+/**
+ * __kmap_atomic_default_slot - map a page frame in this CPU's slot @type
+ * @pfn: the page frame
+ * @type: the slot
+ *
+ * The out-of-line half of kmap_atomic(page, type) for highmem pages and of
+ * kmap_atomic_pfn(pfn, type): __kmap_atomic_slot() with kmap_prot, whose
+ * pte is the boot-time template with @pfn ORed in. The caller has
+ * disabled preemption and page faults; use those, not this.
+ *
+ * Return: as __kmap_atomic_slot().
+ */
+void *__kmap_atomic_default_slot(unsigned long pfn, enum km_type type)
+{
+	unsigned int idx = type;
+
+	if (static_branch_likely(&kmap_atomic_template_ok) && likely(idx < KM_TYPE_NR)) {
+		unsigned long vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
+
+		if (likely(claim_slot(idx, idx, this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr,
+				      template_pte(pfn))))
+			return mapped(type, pfn, vaddr, _RET_IP_);
+	}
+	return map_default_slow(pfn, type, _RET_IP_);
+}
+EXPORT_SYMBOL(__kmap_atomic_default_slot);
+
 /**
  * __kmap_atomic_slot - map a page frame in this CPU's slot @type
  * @pfn: the page frame
  * @type: the slot
  * @prot: the protection of the mapping
  *
- * The out-of-line half of kmap_atomic(page, type) for highmem pages and of
- * kmap_atomic_pfn(pfn, type). The caller has disabled preemption and page
- * faults; use those, not this.
+ * The out-of-line half of kmap_atomic_prot(page, type, prot) for highmem
+ * pages. The caller has disabled preemption and page faults; use those,
+ * not this.
  *
  * Return: the slot's virtual address, now mapping @pfn; a spare slot's if
  * @type is in use on this CPU or is no slot; with every spare in use, a
@@ -994,25 +1166,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {
-	unsigned int idx = type;
-	unsigned long vaddr;
-
-	if (likely(idx < KM_TYPE_NR)) {
-		vaddr = map_idx(idx, idx, pfn, prot);
-		if (likely(vaddr)) {
-			/*
-			 * An interrupt (a misuse, or an NMI) may have come
-			 * between the pte clear and the flush of an unmap of
-			 * this very slot: flush what that left in the TLB.
-			 */
-			if (unlikely(kmap_atomic_level()))
-				arch_kmap_local_post_unmap(vaddr);
-			if (trace_kmap_atomic_map_enabled())
-				map_event(type, pfn, vaddr, _RET_IP_);
-			return (void *)vaddr;
-		}
-	}
-	return map_misused(pfn, type, prot, _RET_IP_);
+	return map_prot(pfn, type, prot, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_slot);
 
@@ -1146,41 +1300,40 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
  * @addr: an address inside the mapped page
  * @type: the slot named
  *
- * The out-of-line half of kunmap_atomic(addr, type). An unmap that stands
- * for a map of this context is released: the address of a map it made
- * (named slot, spare or kmap_local fallback), under any type, or a lowmem
- * address passed for its last map of @type (a wrong pointer); a wrong
- * type or pointer is reported. Any other lowmem address used no slot
- * (2.6's rule). An unmap that stands for no map of this context (unmapped
- * twice, another context's or CPU's map, a made-up pointer) is reported
- * and changes nothing.
- *
- * Return: true if the caller is to enable page faults and preemption; false
- * after a report of an unmap that stands for no map, or of one whose counts
- * were given back already.
+ * The out-of-line kunmap_atomic(addr, type). An unmap that stands for a
+ * map of this context is released, and the counts the map raised are
+ * given back: the address of a map it made (named slot, spare or
+ * kmap_local fallback), under any type, or a lowmem address passed for
+ * its last map of @type (a wrong pointer); a wrong type or pointer is
+ * reported. Any other lowmem address used no slot (2.6's rule) and gives
+ * back its counts. An unmap that stands for no map of this context
+ * (unmapped twice, another context's or CPU's map, a made-up pointer), or
+ * for one whose counts were given back already, is reported and changes
+ * nothing else.
  */
-bool __kunmap_atomic_slot(const void *addr, enum km_type type)
+void __kunmap_atomic_slot(const void *addr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	struct kmap_atomic_held *h;
 	unsigned int idx = type;
-	bool ok = true;
 
 	/*
 	 * Preemption is off if a map is held; a misused unmap may come with
 	 * it on, and must not move to another CPU between check and clear.
 	 */
 	preempt_disable();
-	if (likely(idx < KM_TYPE_NR)) {
+	if (static_branch_likely(&kmap_atomic_slots_ready) && likely(idx < KM_TYPE_NR)) {
 		h = this_cpu_ptr(&kmap_atomic_cpu.held[idx]);
-		if (likely(vaddr == slot_addr(idx) && at_top(h))) {
+		if (likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs[idx]) && at_top(h))) {
+			pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
+
 			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event_pte(type, slot_pte(idx), vaddr, _RET_IP_);
+				unmap_event_pte(type, ptep, vaddr, _RET_IP_);
 			/* Free first: an interrupt in between finds the slot in use. */
 			drop(idx);
 			barrier();
-			clear_idx(slot_pte(idx), vaddr);
-			goto out;
+			clear_idx(ptep, vaddr);
+			goto give_back;
 		}
 		/*
 		 * 2.6's rule, for a lowmem map, in a task holding no record
@@ -1191,16 +1344,16 @@ bool __kunmap_atomic_slot(const void *addr, enum km_type type)
 		    !this_cpu_read(kmap_atomic_outstanding)) {
 			if (trace_kmap_atomic_unmap_enabled())
 				unmap_event_lowmem(type, vaddr, _RET_IP_);
-			goto out;
+			goto give_back;
 		}
 	}
-	ok = unmap_slow(addr, type, _RET_IP_);
-out:
-	if (likely(ok))
-		preempt_enable_no_resched();
-	else
+	if (unlikely(!unmap_slow(addr, type, _RET_IP_))) {
 		preempt_enable();
-	return ok;
+		return;
+	}
+give_back:
+	preempt_enable_no_resched();
+	kmap_atomic_counts_give_back();
 }
 EXPORT_SYMBOL(__kunmap_atomic_slot);
 

@@ -144,6 +144,9 @@ void kmap_atomic_lowmem_popped(int places);
 /* A map that returns NULL gives back what the inline map raised. */
 void kmap_atomic_refuse(void);
 
+/* For the KUnit suite: is kmap_prot's pte template checked and in use? */
+bool kmap_atomic_template_in_use(void);
+
 /*
  * A pte bit, meaningless in a kernel mapping, that tags a kmap_local
  * fallback's pte, so that a kmap_local_page() of the same page at the

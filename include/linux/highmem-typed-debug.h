@@ -24,6 +24,12 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 	return __kmap_atomic_debug(page, page_to_pfn(page), type, prot);
 }
 
+static __always_inline void *__kmap_atomic_default(struct page *page,
+						   enum km_type type)
+{
+	return __kmap_atomic_typed(page, type, kmap_prot);
+}
+
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {

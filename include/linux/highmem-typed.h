@@ -73,7 +73,8 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 #include <linux/tracepoint-defs.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
-bool __kunmap_atomic_slot(const void *addr, enum km_type type);
+void *__kmap_atomic_default_slot(unsigned long pfn, enum km_type type);
+void __kunmap_atomic_slot(const void *addr, enum km_type type);
 unsigned long kmap_atomic_reports(void);
 unsigned long kmap_atomic_reports_printed(void);
 const char *kmap_atomic_slot_name(enum km_type type);
@@ -119,46 +120,57 @@ DECLARE_TRACEPOINT(kmap_atomic_map);
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
 void __kmap_atomic_lowmem_in_irq(void);
 
+/* A lowmem page uses no slot: its address, from the inline map. */
+static __always_inline void *__kmap_atomic_lowmem(struct page *page,
+						  enum km_type type)
+{
+	/* A static branch: a no-op while the event is disabled. */
+	if (tracepoint_enabled(kmap_atomic_map))
+		__kmap_atomic_trace_lowmem(page, type);
+	/* An interrupt gives back only what it raised: counted. */
+	if (unlikely(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
+		__kmap_atomic_lowmem_in_irq();
+	return lowmem_page_address(page);
+}
+
+/*
+ * Inline: the counts and the lowmem test (page_address() would test
+ * PageHighMem() again, out of line); the slot, out of line.
+ */
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
 	kmap_atomic_counts_raise();
-	/* page_address() would test PageHighMem() again, out of line. */
-	if (!PageHighMem(page)) {
-		/* A static branch: a no-op while the event is disabled. */
-		if (tracepoint_enabled(kmap_atomic_map))
-			__kmap_atomic_trace_lowmem(page, type);
-		/* An interrupt gives back only what it raised: counted. */
-		if (unlikely(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
-			__kmap_atomic_lowmem_in_irq();
-		return lowmem_page_address(page);
-	}
+	if (!PageHighMem(page))
+		return __kmap_atomic_lowmem(page, type);
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
+}
+
+/* kmap_prot: no protection to pass, the pte is the boot-time template's. */
+static __always_inline void *__kmap_atomic_default(struct page *page,
+						   enum km_type type)
+{
+	kmap_atomic_counts_raise();
+	if (!PageHighMem(page))
+		return __kmap_atomic_lowmem(page, type);
+	return __kmap_atomic_default_slot(page_to_pfn(page), type);
 }
 
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {
 	kmap_atomic_counts_raise();
-	return __kmap_atomic_slot(pfn, type, kmap_prot);
+	return __kmap_atomic_default_slot(pfn, type);
 }
 
+/* One call: the counts are given back there, unless a misuse was reported. */
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
-	/* A misuse was reported there and changed nothing, counts included. */
-	if (!__kunmap_atomic_slot(addr, type))
-		return;
-	kmap_atomic_counts_give_back();
+	__kunmap_atomic_slot(addr, type);
 }
 #endif /* CONFIG_DEBUG_KMAP_ATOMIC */
-
-static __always_inline void *__kmap_atomic_default(struct page *page,
-						   enum km_type type)
-{
-	return __kmap_atomic_typed(page, type, kmap_prot);
-}
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
