@@ -422,6 +422,7 @@ static __always_inline pte_t mk_slot_pte(unsigned long pfn, pgprot_t prot)
  * The frames the template is checked for: low, the first above lowmem,
  * the last below 4 GiB, the first above, and the last a pte can hold.
  */
+#define TEMPLATE_CHECKS	5
 static unsigned long __init template_check_pfn(unsigned int i)
 {
 	switch (i) {
@@ -453,7 +454,7 @@ static int __init kmap_atomic_fast_init(void)
 	}
 	static_branch_enable(&kmap_atomic_slots_ready);
 	kmap_atomic_template = pte_val(pfn_pte(0, kmap_prot));
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < TEMPLATE_CHECKS; i++) {
 		unsigned long pfn = template_check_pfn(i);
 		pteval_t want = pte_val(pfn_pte(pfn, kmap_prot));
 
@@ -549,9 +550,9 @@ static __always_inline void hold(unsigned int i, unsigned int type, int depth)
 }
 
 /*
- * Map @pfn in slot @idx of this CPU, for @type, if its pte is none;
- * preemption is off.
- * Return: the slot's address, or 0 if the slot is in use.
+ * Write @pte into slot @idx's pte @ptep (at @vaddr), for @type, if it is
+ * none, and hold the slot for this context; preemption is off.
+ * Return: whether the pte was none.
  */
 static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_t *ptep,
 				       unsigned long vaddr, pte_t pte)
@@ -570,6 +571,10 @@ static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_
 	return true;
 }
 
+/*
+ * Map @pfn in slot @idx of this CPU, for @type, if its pte is none.
+ * Return: the slot's address, or 0 if the slot is in use.
+ */
 static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type,
 					     unsigned long pfn, pgprot_t prot)
 {

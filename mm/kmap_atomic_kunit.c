@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "kmap_atomic.h"
 #include "kmap_atomic_kunit_pages.h"
 #include "kmap_atomic_test_nmi.h"
 #include "kmap_atomic_test_pattern.h"
@@ -548,6 +549,84 @@ static void pfn_uses_slot(struct kunit *test)
 }
 
 /*
+ * The pte template (mm/kmap_atomic.c): kmap_prot's pte computed at boot,
+ * the frame ORed in at map time. A page of each kind is mapped with
+ * kmap_atomic(page, type) (kmap_atomic_pfn() for lowmem, which uses the
+ * slot), and with kmap_atomic_prot() and a read-only protection, which
+ * takes pfn_pte(): each slot's pte must be pfn_pte()'s, and what the
+ * slot shows and writes must be the page's, read back through
+ * kmap_local_page(). Above 4 GiB a frame bit lost from the template maps
+ * another page.
+ */
+struct template_probe {
+	struct page *page;
+	pte_t pte, prot_pte;
+	bool read_ok, prot_read_ok;
+};
+
+static void template_probe(struct template_probe *t, enum page_kind kind)
+{
+	unsigned long pfn = page_to_pfn(t->page);
+	unsigned int cpu;
+	u32 *addr;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	addr = kind == LOWMEM ? kmap_atomic_pfn(pfn, KM_USER0) : kmap_atomic(t->page, KM_USER0);
+	t->pte = slot_pte(cpu, KM_USER0);
+	t->read_ok = holds(addr, 0x7e3);
+	fill(addr, ~0x7e3);
+	kunmap_atomic(addr, KM_USER0);
+	if (kind != LOWMEM) {
+		addr = kmap_atomic_prot(t->page, KM_USER1, PAGE_KERNEL_RO);
+		t->prot_pte = slot_pte(cpu, KM_USER1);
+		t->prot_read_ok = holds(addr, ~0x7e3);
+		kunmap_atomic(addr, KM_USER1);
+	}
+	preempt_enable();
+}
+
+static const void *kind_gen(const void *prev, char *desc)
+{
+	const enum page_kind *kind = prev;
+	static const enum page_kind kinds[] = { LOWMEM, HIGHMEM_BELOW_4G, HIGHMEM_ABOVE_4G };
+
+	kind = kind ? kind + 1 : kinds;
+	if (kind >= kinds + ARRAY_SIZE(kinds))
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", page_kind_names[*kind]);
+	return kind;
+}
+
+static void template_maps_every_frame(struct kunit *test)
+{
+	enum page_kind kind = *(const enum page_kind *)test->param_value;
+	struct template_probe t = {};
+	unsigned long pfn;
+
+	KUNIT_ASSERT_TRUE_MSG(test, kmap_atomic_template_in_use(),
+			      "the pte template is not in use: its boot check failed (see the boot log's kmap_atomic line) or did not run");
+	need_kind(test, kind);
+	t.page = test_page(kind, 6);
+	pfn = page_to_pfn(t.page);
+	fill_page(t.page, 0x7e3);
+	template_probe(&t, kind);
+
+	KUNIT_EXPECT_EQ_MSG(test, (u64)pte_val(t.pte), (u64)pte_val(pfn_pte(pfn, kmap_prot)),
+			    "page frame %#lx: the template's pte is not pfn_pte()'s", pfn);
+	KUNIT_EXPECT_TRUE_MSG(test, t.read_ok, "page frame %#lx: the slot shows another page", pfn);
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(t.page, ~0x7e3),
+			      "page frame %#lx: what the slot wrote is not in the page", pfn);
+	if (kind == LOWMEM)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, (u64)pte_val(t.prot_pte),
+			    (u64)pte_val(pfn_pte(pfn, PAGE_KERNEL_RO)),
+			    "page frame %#lx: kmap_atomic_prot()'s pte is not pfn_pte()'s", pfn);
+	KUNIT_EXPECT_TRUE_MSG(test, t.prot_read_ok,
+			      "page frame %#lx: the read-only slot shows another page", pfn);
+}
+
+/*
  * Typed, one-argument and kmap_local mappings held together on one CPU,
  * released in an order kmap_local alone would not allow for the typed
  * ones: after each step every mapping still held must show its own page.
@@ -989,6 +1068,7 @@ static struct kunit_case kmap_atomic_cases[] = {
 	KUNIT_CASE_PARAM(slot_pair_copy, slot_pair_gen),
 	KUNIT_CASE(preempt_and_pagefault_nesting),
 	KUNIT_CASE(pfn_uses_slot),
+	KUNIT_CASE_PARAM(template_maps_every_frame, kind_gen),
 	KUNIT_CASE(interleaved_with_untyped),
 	KUNIT_CASE_PARAM(slots_in_interrupts, irq_case_gen),
 	KUNIT_CASE(task_slot_under_interrupt_storm),
