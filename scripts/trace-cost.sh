@@ -33,12 +33,12 @@ without_events() {
 import sys
 s = open(sys.argv[1]).read()
 calls = [
-    ("\t\t\tif (trace_kmap_atomic_map_enabled())\n"
-     "\t\t\t\tmap_event(type, pfn, vaddr, _RET_IP_);\n"),
+    ("\tif (trace_kmap_atomic_map_enabled())\n"
+     "\t\tmap_event(type, pfn, vaddr, ip);\n"),
     ("\t\t\tif (trace_kmap_atomic_unmap_enabled())\n"
      "\t\t\t\tunmap_event_pte(type, ptep, vaddr, _RET_IP_);\n"),
-    ("\t} else if (trace_kmap_atomic_unmap_enabled()) {\n"
-     "\t\tunmap_event_lowmem(type, vaddr, _RET_IP_);\n"),
+    ("\t\t\tif (trace_kmap_atomic_unmap_enabled())\n"
+     "\t\t\t\tunmap_event_lowmem(type, vaddr, _RET_IP_);\n"),
 ]
 for old in calls:
     if s.count(old) != 1:

@@ -73,7 +73,8 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 #include <linux/tracepoint-defs.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
-void *__kmap_atomic_default_slot(unsigned long pfn, enum km_type type);
+void *__kmap_atomic_page(struct page *page, enum km_type type);
+void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
 void __kunmap_atomic_slot(const void *addr, enum km_type type);
 unsigned long kmap_atomic_reports(void);
 unsigned long kmap_atomic_reports_printed(void);
@@ -134,8 +135,9 @@ static __always_inline void *__kmap_atomic_lowmem(struct page *page,
 }
 
 /*
- * Inline: the counts and the lowmem test (page_address() would test
- * PageHighMem() again, out of line); the slot, out of line.
+ * kmap_atomic_prot(page, type, prot), rare: inline, the counts and the
+ * lowmem test (page_address() would test PageHighMem() again, out of
+ * line); the slot, out of line, through pfn_pte().
  */
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
@@ -147,21 +149,21 @@ static __always_inline void *__kmap_atomic_typed(struct page *page,
 	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
 }
 
-/* kmap_prot: no protection to pass, the pte is the boot-time template's. */
+/*
+ * kmap_prot: one call, with no protection to pass (the pte is the
+ * boot-time template's); the counts and the lowmem test are out of line
+ * too, so that a call site is a few bytes.
+ */
 static __always_inline void *__kmap_atomic_default(struct page *page,
 						   enum km_type type)
 {
-	kmap_atomic_counts_raise();
-	if (!PageHighMem(page))
-		return __kmap_atomic_lowmem(page, type);
-	return __kmap_atomic_default_slot(page_to_pfn(page), type);
+	return __kmap_atomic_page(page, type);
 }
 
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {
-	kmap_atomic_counts_raise();
-	return __kmap_atomic_default_slot(pfn, type);
+	return __kmap_atomic_pfn(pfn, type);
 }
 
 /* One call: the counts are given back there, unless a misuse was reported. */
