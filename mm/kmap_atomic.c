@@ -530,14 +530,13 @@ static __always_inline bool outstanding(unsigned int i, unsigned int level, int 
 }
 
 /*
- * Fill in record @i for a map of @type by this context, whose count is at
- * @depth. The task goes in last: an interrupt that finds the record without
+ * Fill in record @i for a map of @type by this context (at interrupt level
+ * @level), whose count is at @depth. The task goes in last: an interrupt that finds the record without
  * it takes the slot for one in use, never for one left behind.
  */
-static __always_inline void hold(unsigned int i, unsigned int type, int depth)
+static __always_inline void hold(unsigned int i, unsigned int type, int depth, unsigned int level)
 {
 	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
-	unsigned int level = kmap_atomic_level();
 
 	h->type = type;
 	h->level = level;
@@ -551,11 +550,12 @@ static __always_inline void hold(unsigned int i, unsigned int type, int depth)
 
 /*
  * Write @pte into slot @idx's pte @ptep (at @vaddr), for @type, if it is
- * none, and hold the slot for this context; preemption is off.
+ * none, and hold the slot for this context, at interrupt level @level;
+ * preemption is off.
  * Return: whether the pte was none.
  */
 static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_t *ptep,
-				       unsigned long vaddr, pte_t pte)
+				       unsigned long vaddr, pte_t pte, unsigned int level)
 {
 	/*
 	 * This map's place in the typed maps' stack, read before the claim: an
@@ -567,7 +567,7 @@ static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_
 	if (!claim_none_pte(ptep, pte))
 		return false;
 	arch_kmap_local_post_map(vaddr, pte);
-	hold(idx, type, depth);
+	hold(idx, type, depth, level);
 	return true;
 }
 
@@ -580,7 +580,8 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 {
 	unsigned long vaddr = slot_addr(idx);
 
-	return claim_slot(idx, type, slot_pte(idx), vaddr, mk_slot_pte(pfn, prot)) ? vaddr : 0;
+	return claim_slot(idx, type, slot_pte(idx), vaddr, mk_slot_pte(pfn, prot),
+			  kmap_atomic_level()) ? vaddr : 0;
 }
 
 /* A map that returns NULL gives back what the inline map raised. */
@@ -992,7 +993,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 						   arch_kmap_atomic_fallback_tag));
 	h->vaddr = (unsigned long)addr;
 	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
-	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth());
+	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth(), kmap_atomic_level());
 out:
 	local_irq_restore(flags);
 	return addr;
@@ -1093,14 +1094,14 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 
 /* A map made: flush what an interrupted unmap left, and the event. */
 static __always_inline void *mapped(unsigned int type, unsigned long pfn, unsigned long vaddr,
-				    unsigned long ip)
+				    unsigned long ip, unsigned int level)
 {
 	/*
 	 * An interrupt (a misuse, or an NMI) may have come between the pte
 	 * clear and the flush of an unmap of this very slot: flush what that
 	 * left in the TLB.
 	 */
-	if (unlikely(kmap_atomic_level()))
+	if (unlikely(level))
 		arch_kmap_local_post_unmap(vaddr);
 	if (trace_kmap_atomic_map_enabled())
 		map_event(type, pfn, vaddr, ip);
@@ -1116,7 +1117,7 @@ static __always_inline void *map_prot(unsigned long pfn, enum km_type type, pgpr
 	if (likely(idx < KM_TYPE_NR)) {
 		vaddr = map_idx(idx, idx, pfn, prot);
 		if (likely(vaddr))
-			return mapped(type, pfn, vaddr, ip);
+			return mapped(type, pfn, vaddr, ip, kmap_atomic_level());
 	}
 	return map_misused(pfn, type, prot, ip);
 }
@@ -1127,32 +1128,79 @@ static noinline void *map_default_slow(unsigned long pfn, enum km_type type, uns
 	return map_prot(pfn, type, kmap_prot, ip);
 }
 
-/**
- * __kmap_atomic_default_slot - map a page frame in this CPU's slot @type
- * @pfn: the page frame
- * @type: the slot
- *
- * The out-of-line half of kmap_atomic(page, type) for highmem pages and of
- * kmap_atomic_pfn(pfn, type): __kmap_atomic_slot() with kmap_prot, whose
- * pte is the boot-time template with @pfn ORed in. The caller has
- * disabled preemption and page faults; use those, not this.
- *
- * Return: as __kmap_atomic_slot().
+/*
+ * kmap_prot's map of @pfn: the named slot's pte from the template. Out of
+ * line, and called last, so that a lowmem map saves no registers for it.
  */
-void *__kmap_atomic_default_slot(unsigned long pfn, enum km_type type)
+static noinline void *map_default(unsigned long pfn, enum km_type type, unsigned long ip)
 {
 	unsigned int idx = type;
 
 	if (static_branch_likely(&kmap_atomic_template_ok) && likely(idx < KM_TYPE_NR)) {
 		unsigned long vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
+		unsigned int level = kmap_atomic_level();
 
 		if (likely(claim_slot(idx, idx, this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr,
-				      template_pte(pfn))))
-			return mapped(type, pfn, vaddr, _RET_IP_);
+				      template_pte(pfn), level)))
+			return mapped(type, pfn, vaddr, ip, level);
 	}
-	return map_default_slow(pfn, type, _RET_IP_);
+	return map_default_slow(pfn, type, ip);
 }
-EXPORT_SYMBOL(__kmap_atomic_default_slot);
+
+/* A lowmem map with its event on, or in an interrupt. */
+static noinline void *map_lowmem_traced_or_counted(struct page *page, enum km_type type,
+						   unsigned long ip)
+{
+	void *addr = lowmem_page_address(page);
+
+	if (trace_kmap_atomic_map_enabled())
+		map_event(type, page_to_pfn(page), (unsigned long)addr, ip);
+	/* An interrupt gives back only what it raised: counted. */
+	if (unlikely(kmap_atomic_level()))
+		__kmap_atomic_lowmem_in_irq();
+	return addr;
+}
+
+/**
+ * __kmap_atomic_page - kmap_atomic(page, type), out of line
+ * @page: the page
+ * @type: the slot
+ *
+ * Disables preemption and page faults and takes a place on the task's
+ * stack of typed maps (kmap_atomic_counts_raise()); a lowmem page gives
+ * its address, a highmem page is mapped with kmap_prot, whose pte is the
+ * boot-time template with the frame ORed in. Use kmap_atomic(page, type),
+ * not this.
+ *
+ * Return: as kmap_atomic_prot_typed().
+ */
+void *__kmap_atomic_page(struct page *page, enum km_type type)
+{
+	kmap_atomic_counts_raise();
+	if (PageHighMem(page))
+		return map_default(page_to_pfn(page), type, _RET_IP_);
+	if (unlikely(trace_kmap_atomic_map_enabled() || kmap_atomic_level()))
+		return map_lowmem_traced_or_counted(page, type, _RET_IP_);
+	return lowmem_page_address(page);
+}
+EXPORT_SYMBOL(__kmap_atomic_page);
+
+/**
+ * __kmap_atomic_pfn - kmap_atomic_pfn(pfn, type), out of line
+ * @pfn: the page frame; it need not have a struct page
+ * @type: the slot
+ *
+ * As __kmap_atomic_page() for a highmem page, whatever the frame. Use
+ * kmap_atomic_pfn(pfn, type), not this.
+ *
+ * Return: as kmap_atomic_prot_typed().
+ */
+void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type)
+{
+	kmap_atomic_counts_raise();
+	return map_default(pfn, type, _RET_IP_);
+}
+EXPORT_SYMBOL(__kmap_atomic_pfn);
 
 /**
  * __kmap_atomic_slot - map a page frame in this CPU's slot @type
@@ -1300,6 +1348,19 @@ static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned lo
 	return true;
 }
 
+/* Release named slot @idx at @vaddr, this context's last map. */
+static __always_inline void unmap_top(unsigned int idx, unsigned long vaddr, unsigned long ip)
+{
+	pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
+
+	if (trace_kmap_atomic_unmap_enabled())
+		unmap_event_pte(idx, ptep, vaddr, ip);
+	/* Free first: an interrupt in between finds the slot in use. */
+	drop(idx);
+	barrier();
+	clear_idx(ptep, vaddr);
+}
+
 /**
  * __kunmap_atomic_slot - unmap what kmap_atomic(page, type) mapped
  * @addr: an address inside the mapped page
@@ -1327,28 +1388,23 @@ void __kunmap_atomic_slot(const void *addr, enum km_type type)
 	 * it on, and must not move to another CPU between check and clear.
 	 */
 	preempt_disable();
-	if (static_branch_likely(&kmap_atomic_slots_ready) && likely(idx < KM_TYPE_NR)) {
-		h = this_cpu_ptr(&kmap_atomic_cpu.held[idx]);
-		if (likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs[idx]) && at_top(h))) {
-			pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
-
-			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event_pte(type, ptep, vaddr, _RET_IP_);
-			/* Free first: an interrupt in between finds the slot in use. */
-			drop(idx);
-			barrier();
-			clear_idx(ptep, vaddr);
-			goto give_back;
-		}
-		/*
-		 * 2.6's rule, for a lowmem map, in a task holding no record
-		 * here: no map stands for it, and none needs renumbering.
-		 */
-		if (kmap_atomic_is_lowmem(vaddr) && !kmap_atomic_level() && typed_depth() > 0 &&
-		    !this_cpu_read(kmap_atomic_held_nr) &&
-		    !this_cpu_read(kmap_atomic_outstanding)) {
+	/*
+	 * 2.6's rule, for a lowmem map, in a task holding no record here: no
+	 * map stands for it, and none needs renumbering. Tested first: it
+	 * needs no saved registers, and a slot's address is never lowmem.
+	 */
+	if (kmap_atomic_is_lowmem(vaddr)) {
+		if (likely(idx < KM_TYPE_NR && !kmap_atomic_level() && typed_depth() > 0 &&
+			   !this_cpu_read(kmap_atomic_held_nr) &&
+			   !this_cpu_read(kmap_atomic_outstanding))) {
 			if (trace_kmap_atomic_unmap_enabled())
 				unmap_event_lowmem(type, vaddr, _RET_IP_);
+			goto give_back;
+		}
+	} else if (static_branch_likely(&kmap_atomic_slots_ready) && likely(idx < KM_TYPE_NR)) {
+		h = this_cpu_ptr(&kmap_atomic_cpu.held[idx]);
+		if (likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs[idx]) && at_top(h))) {
+			unmap_top(idx, vaddr, _RET_IP_);
 			goto give_back;
 		}
 	}
