@@ -450,6 +450,9 @@ static int __init kmap_atomic_fast_init(void)
 		for (idx = 0; idx < KM_SLOTS_USED; idx++) {
 			kc->addrs[idx] = kmap_atomic_slot_addr(cpu, idx);
 			kc->ptes[idx] = virt_to_kpte(kc->addrs[idx]);
+			/* No fixmap page table: the slow paths look again, and fail the same. */
+			if (WARN_ON_ONCE(!kc->ptes[idx]))
+				return 0;
 		}
 	}
 	static_branch_enable(&kmap_atomic_slots_ready);
@@ -479,7 +482,7 @@ early_initcall(kmap_atomic_fast_init);
  */
 bool kmap_atomic_template_in_use(void)
 {
-	return static_branch_likely(&kmap_atomic_template_ok);
+	return static_key_enabled(&kmap_atomic_template_ok);
 }
 EXPORT_SYMBOL_GPL(kmap_atomic_template_in_use);
 
@@ -530,9 +533,10 @@ static __always_inline bool outstanding(unsigned int i, unsigned int level, int 
 }
 
 /*
- * Fill in record @i for a map of @type by this context (at interrupt level
- * @level), whose count is at @depth. The task goes in last: an interrupt that finds the record without
- * it takes the slot for one in use, never for one left behind.
+ * Fill in record @i for a map of @type by this context (at interrupt
+ * level @level), whose count is at @depth. The task goes in last: an
+ * interrupt that finds the record without it takes the slot for one in
+ * use, never for one left behind.
  */
 static __always_inline void hold(unsigned int i, unsigned int type, int depth, unsigned int level)
 {
@@ -584,7 +588,7 @@ static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type
 			  kmap_atomic_level()) ? vaddr : 0;
 }
 
-/* A map that returns NULL gives back what the inline map raised. */
+/* A map that returns NULL gives back the counts the map raised. */
 void kmap_atomic_refuse(void)
 {
 	current->kmap_ctrl.typed_depth--;
@@ -597,7 +601,7 @@ unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t 
 {
 	unsigned long vaddr = map_idx(idx, idx, pfn, prot);
 
-	/* As __kmap_atomic_slot(): an unmap's flush may not have come yet. */
+	/* As mapped(): an unmap's flush may not have come yet. */
 	if (vaddr && kmap_atomic_level())
 		arch_kmap_local_post_unmap(vaddr);
 	return vaddr;
@@ -1122,6 +1126,7 @@ static __always_inline void *map_prot(unsigned long pfn, enum km_type type, pgpr
 	return map_misused(pfn, type, prot, ip);
 }
 
+#ifndef CONFIG_DEBUG_KMAP_ATOMIC
 /* The named slot was in use, or @type is no slot, or it is early in boot. */
 static noinline void *map_default_slow(unsigned long pfn, enum km_type type, unsigned long ip)
 {
@@ -1201,6 +1206,7 @@ void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type)
 	return map_default(pfn, type, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_pfn);
+#endif /* !CONFIG_DEBUG_KMAP_ATOMIC: the debug flavor maps in kmap_atomic_debug.c */
 
 /**
  * __kmap_atomic_slot - map a page frame in this CPU's slot @type
@@ -1362,7 +1368,7 @@ static __always_inline void unmap_top(unsigned int idx, unsigned long vaddr, uns
 }
 
 /**
- * __kunmap_atomic_slot - unmap what kmap_atomic(page, type) mapped
+ * __kunmap_atomic_addr - unmap what kmap_atomic(page, type) mapped
  * @addr: an address inside the mapped page
  * @type: the slot named
  *
@@ -1377,7 +1383,7 @@ static __always_inline void unmap_top(unsigned int idx, unsigned long vaddr, uns
  * for one whose counts were given back already, is reported and changes
  * nothing else.
  */
-void __kunmap_atomic_slot(const void *addr, enum km_type type)
+void __kunmap_atomic_addr(const void *addr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	struct kmap_atomic_held *h;
@@ -1416,7 +1422,7 @@ give_back:
 	preempt_enable_no_resched();
 	kmap_atomic_counts_give_back();
 }
-EXPORT_SYMBOL(__kunmap_atomic_slot);
+EXPORT_SYMBOL(__kunmap_atomic_addr);
 
 #ifndef CONFIG_DEBUG_KMAP_ATOMIC
 /**

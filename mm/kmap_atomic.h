@@ -141,7 +141,7 @@ unsigned long kmap_atomic_release(unsigned int i);
 bool kmap_atomic_reclaim_orphan(unsigned int idx);
 void kmap_atomic_lowmem_popped(int places);
 
-/* A map that returns NULL gives back what the inline map raised. */
+/* A map that returns NULL gives back the counts the map raised. */
 void kmap_atomic_refuse(void);
 
 /* For the KUnit suite: is kmap_prot's pte template checked and in use? */

@@ -99,6 +99,20 @@ static bool is_spare(const void *addr)
 	return is_spare_of(addr, smp_processor_id());
 }
 
+/*
+ * The index of the spare at @addr on this CPU (KM_TYPE_NR and up): a type
+ * that is no slot, but the spare's own record (or no_such_slot if none).
+ */
+static unsigned int spare_index(const void *addr)
+{
+	unsigned int i;
+
+	for (i = KM_TYPE_NR; i < KM_TYPE_NR + KM_SPARE_SLOTS; i++)
+		if ((unsigned long)addr == kmap_atomic_slot_addr(smp_processor_id(), i))
+			return i;
+	return no_such_slot;
+}
+
 /* KM_USER0 mapped twice: the second map gets a spare, both keep their page. */
 static void collision_gets_spare(struct kunit *test)
 {
@@ -498,7 +512,7 @@ static void bad_type_at_run_time(struct kunit *test)
  */
 enum bad_unmap {
 	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
-	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE, BAD_UNMAP_NR
+	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE, SPARE_AS_ITS_INDEX, BAD_UNMAP_NR
 };
 
 static const char * const bad_unmap_names[BAD_UNMAP_NR] = {
@@ -510,11 +524,12 @@ static const char * const bad_unmap_names[BAD_UNMAP_NR] = {
 	[VMALLOC_ADDR] = "a vmalloc address",
 	[BAD_TYPE] = "a slot number out of range",
 	[SPARE_WRONG_TYPE] = "a collision's spare with another type",
+	[SPARE_AS_ITS_INDEX] = "a collision's spare with its index as the type",
 };
 
 static const enum bad_unmap bad_unmaps[] = {
 	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
-	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE,
+	VMALLOC_ADDR, BAD_TYPE, SPARE_WRONG_TYPE, SPARE_AS_ITS_INDEX,
 };
 
 static void bad_unmap_desc(const enum bad_unmap *c, char *desc)
@@ -535,7 +550,8 @@ static unsigned int other_cpu(void)
 static void unmap_mismatch(struct kunit *test)
 {
 	enum bad_unmap c = *(const enum bad_unmap *)test->param_value;
-	bool releases = c == WRONG_TYPE || c == BAD_TYPE || c == SPARE_WRONG_TYPE;
+	bool spare = c == SPARE_WRONG_TYPE || c == SPARE_AS_ITS_INDEX;
+	bool releases = c == WRONG_TYPE || c == BAD_TYPE || spare;
 	struct counts before, held, misused, after;
 	struct page *a, *b;
 	void *other = NULL, *released;
@@ -578,6 +594,7 @@ static void unmap_mismatch(struct kunit *test)
 		other = vm;
 		break;
 	case SPARE_WRONG_TYPE:
+	case SPARE_AS_ITS_INDEX:
 		other = kmap_atomic(b, KM_USER0);	/* a collision: a spare */
 		break;
 	case BAD_UNMAP_NR:
@@ -594,12 +611,16 @@ static void unmap_mismatch(struct kunit *test)
 	case BAD_TYPE:
 		kunmap_atomic(other, no_such_slot);
 		break;
+	case SPARE_AS_ITS_INDEX:
+		/* No slot's type, but in range of the records: the bound decides. */
+		kunmap_atomic(other, spare_index(other));
+		break;
 	default:
 		kunmap_atomic(other, KM_USER0);
 		break;
 	}
 	counts_now(&misused);
-	released = c == SPARE_WRONG_TYPE ? other : pa;
+	released = spare ? other : pa;
 	gone = faults(released);
 	ok = (releases && released == pa) || *pa == seed_of(a);
 	if (c == LOCAL_ADDR)

@@ -32,7 +32,7 @@ none=$(size_of "$src/kmap_site.o" site_none)
 	printf 'vmlinux_text\t%s\n' "$(size "$build/$kdir/vmlinux" | awk 'NR == 2 { print $1 }')"
 	# The out-of-line functions (before issue 31: __kmap_atomic_slot and the unmap only).
 	syms=$(nm "$build/$kdir/vmlinux")
-	for f in __kmap_atomic_page __kmap_atomic_pfn map_default __kmap_atomic_slot __kunmap_atomic_slot; do
+	for f in __kmap_atomic_page __kmap_atomic_pfn map_default __kmap_atomic_slot __kunmap_atomic_slot __kunmap_atomic_addr; do
 		if grep -q " $f\$" <<<"$syms"; then
 			printf '%s_bytes\t%d\n' "$f" "$(size_of "$build/$kdir/vmlinux" "$f")"
 		fi

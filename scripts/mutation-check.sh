@@ -46,18 +46,26 @@ restore() {
 trap restore EXIT
 
 # name|sed expression on the file|a KUnit case that must be among the failures
-# (mm/kmap_atomic.c, the release flavor)
+# (mm/kmap_atomic.c, the release flavor). wrong-template-checked-below-4g-only
+# shows only with memory above 4 GiB (MEM=6G, the default; with less its
+# case skips). The static keys that hold the fast paths off until
+# kmap_atomic_fast_init() has run have no mutant: the suites load after
+# boot, when both are on.
+
 mutations=(
 	'no-flush-at-unmap|/^static __always_inline void clear_idx(/,/^}/s/^\(\s*\)arch_kmap_local_post_unmap(vaddr);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'no-pte-clear-at-unmap|s/^\(\s*\)pte_clear(&init_mm, vaddr, ptep);$/\1barrier();/|kmap_atomic.slot_on_cpu'
 	'claim-check-then-set|s/^\tif (!claim_none_pte(ptep, pte))$/\tif (pte_none(*ptep) ? (set_pte(ptep, pte), false) : true)/|kmap_atomic_misuse.exception_maps_mid_claim'
-	'depth-read-after-claim|s/^\thold(idx, type, depth);$/\thold(idx, type, depth - depth + typed_depth());/|kmap_atomic_misuse.exception_maps_mid_claim_wrong_pointer'
+	'depth-read-after-claim|s/^\thold(idx, type, depth, level);$/\thold(idx, type, depth - depth + typed_depth(), level);/|kmap_atomic_misuse.exception_maps_mid_claim_wrong_pointer'
 	'wrong-template-caught-at-boot|/^static __always_inline pte_t template_pte(/,/^}/s/(pteval_t)pfn << PAGE_SHIFT/(unsigned long)(pfn << PAGE_SHIFT)/|kmap_atomic.template_maps_every_frame'
 	'wrong-template-checked-below-4g-only|/^static __always_inline pte_t template_pte(/,/^}/s/(pteval_t)pfn << PAGE_SHIFT/(unsigned long)(pfn << PAGE_SHIFT)/;s/^\tfor (i = 0; i < TEMPLATE_CHECKS; i++) {$/\tfor (i = 0; i < 2; i++) {/|kmap_atomic.template_maps_every_frame'
 	'no-collision-check|s/claim_none_pte(ptep, pte)/(set_pte(ptep, pte), true)/|kmap_atomic_misuse.collision_gets_spare'
 	'no-type-bound-check|s/if (static_branch_likely(\&kmap_atomic_template_ok) \&\& likely(idx < KM_TYPE_NR)) {/if (static_branch_likely(\&kmap_atomic_template_ok)) {/|kmap_atomic_misuse.bad_type_at_run_time'
+	'no-unmap-type-bound-check|s/} else if (static_branch_likely(\&kmap_atomic_slots_ready) \&\& likely(idx < KM_TYPE_NR)) {/} else if (static_branch_likely(\&kmap_atomic_slots_ready)) {/|kmap_atomic_misuse.unmap_mismatch'
+	'no-prot-type-bound-check|/^static __always_inline void \*map_prot(/,/^}/s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
+	'template-for-every-prot|s/^\t    pgprot_val(prot) == pgprot_val(kmap_prot))$/\t    1)/|kmap_atomic.template_maps_every_frame'
 	'no-unmap-address-check|s/likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs\[idx\]) \&\& at_top(h))/likely(at_top(h))/|kmap_atomic_misuse.unmap_mismatch'
-	'no-lowmem-rule|s/if (i < 0 \&\& lowmem) {/if (0) {/;s/if (kmap_atomic_is_lowmem(vaddr) \&\& !kmap_atomic_level() \&\& typed_depth() > 0 \&\&$/if (0 \&\&/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
+	'no-lowmem-rule|s/if (i < 0 \&\& lowmem) {/if (0) {/;s/if (likely(idx < KM_TYPE_NR \&\& !kmap_atomic_level() \&\& typed_depth() > 0 \&\&$/if (likely(0 \&\&/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-unbalanced-lowmem-check|s/^\t\tok = places > 0;$/\t\tok = true;/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-counts-given-back-check|s/^\(\t*\)if (unlikely(left .. !typed_depth()))$/\1if (0)/|kmap_atomic_misuse.unmap_after_counts_given_back'
 	'task-takes-nmi-spare|s/KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES)/KM_SPARE_SLOTS/|kmap_atomic_misuse.spares_exhausted'
@@ -69,19 +77,21 @@ mutations=(
 	'no-depth-renumbering|s/^\t\t\th->depth--;$/\t\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-orphan-reclaim|/^static bool orphaned(/,/^}/s/^\tif (task != current)$/\tif (0)/;/^static bool orphaned(/,/^}/s/return h->depth == KM_LEFT .. h->depth >= typed_depth();/return false;/|kmap_atomic_survive.orphan_reclaimed_by_next_map'
 	'no-reclaim-at-context-end|/^void __kmap_atomic_reclaim(bool dying)$/,/^}/s/^\tlocal_irq_save(flags);$/\treturn;/|kmap_atomic_survive.buggy_loop'
-	'false-report-on-map|/^static __always_inline void \*mapped(/,/^}/s/^\tif (unlikely(kmap_atomic_level()))$/\tif (kmap_atomic_report_site(ip), unlikely(kmap_atomic_level()))/|kmap_atomic.slot_pair_copy'
+	'false-report-on-map|/^static __always_inline void \*mapped(/,/^}/s/^\tif (unlikely(level))$/\tif (kmap_atomic_report_site(ip), unlikely(level))/|kmap_atomic.slot_pair_copy'
 	'irq-lowmem-takes-task-counts|s/^\t\tok = typed_depth() > 0 \&\& places > 0;$/\t\tok = typed_depth() > 0;/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
 	'depth-from-pagefault-count|s/^\treturn current->kmap_ctrl.typed_depth;$/\treturn current->pagefault_disabled;/|kmap_atomic_survive.correct_26_code'
 	'left-behind-takes-a-place|s/^\t\tn += mine(\&kc->held\[j\]) \&\& kc->held\[j\].depth != KM_LEFT;$/\t\tn += mine(\&kc->held[j]);/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
 	'no-left-behind-mark|s/^\t\tif (mine(h) \&\& h->depth == typed_depth()) {$/\t\tif (0) {/|kmap_atomic_survive.left_behind_then_correct_code'
 	'no-renumbering-on-lowmem-pop|s/^\t\trenumber(kc, current, level, place);$/\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
 	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(bool dying)$/,/^}/s/^\t\tkmap_atomic_refuse();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'
-	'no-interrupt-level-flush|/^static __always_inline void \*mapped(/,/^}/s/^\tif (unlikely(kmap_atomic_level()))$/\tif (0)/|kmap_atomic.interrupt_map_flushes_stale_entry'
+	'no-interrupt-level-flush|/^static __always_inline void \*mapped(/,/^}/s/^\tif (unlikely(level))$/\tif (0)/|kmap_atomic.interrupt_map_flushes_stale_entry'
 	'nmi-takes-kmap-local|s/addr = in_nmi() ? NULL : kmap_atomic_fallback_map(pfn, prot, type);/addr = kmap_atomic_fallback_map(pfn, prot, type);/|kmap_atomic_misuse.nmi_spares_then_null'
 	'no-kmap-local-depth-check|s/if (current->kmap_ctrl.idx + KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)/if (0)/|kmap_atomic_survive.fallback_stops_short_of_bug'
 	'no-map-event|s/^\(\t*\)map_event(type, pfn, vaddr, ip);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
-	'no-unmap-event|s/^\(\t*\)unmap_event_pte(type, ptep, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-unmap-event|s/^\(\t*\)unmap_event_pte(idx, ptep, vaddr, ip);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-lowmem-unmap-event|s/^\(\t*\)unmap_event_lowmem(type, vaddr, _RET_IP_);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-lowmem-map-event|s/^\(\t*\)map_event(type, page_to_pfn(page), (unsigned long)addr, ip);$/\1barrier();/|kmap_atomic_trace.map_and_unmap_are_traced'
+	'no-lowmem-map-event-gate|s/if (unlikely(trace_kmap_atomic_map_enabled() .. kmap_atomic_level()))$/if (unlikely(kmap_atomic_level()))/|kmap_atomic_trace.map_and_unmap_are_traced'
 	'no-fallback-map-event|s/^\ttrace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-fallback-unmap-event|s/^\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'

@@ -2,9 +2,10 @@
 # make trace-cost: what the trace events cost the typed pair while they are
 # disabled. Boots the release kernel KDIR under instruction counting with
 # the benchmark module twice: with mm/kmap_atomic.c as it is, and with its
-# three fast-path trace calls compiled out (the slot map's, the slot
-# unmap's and the lowmem unmap's: if (0) for their static branch). The
-# inline lowmem map's check is in a header, on both sides. Prints each
+# four fast-path trace tests compiled out (the slot map's, the lowmem
+# map's, the slot unmap's and the lowmem unmap's: 0 for their static
+# branch). kmap_atomic_prot()'s inline lowmem check, in a header, and
+# the slow paths' are on both sides. Prints each
 # pair at 512 pages without and with, and the difference; writes
 # build/trace-cost-KDIR.tsv. The file is put back afterwards, whatever
 # happens, and the kernel rebuilt from it.
@@ -35,8 +36,9 @@ s = open(sys.argv[1]).read()
 calls = [
     ("\tif (trace_kmap_atomic_map_enabled())\n"
      "\t\tmap_event(type, pfn, vaddr, ip);\n"),
-    ("\t\t\tif (trace_kmap_atomic_unmap_enabled())\n"
-     "\t\t\t\tunmap_event_pte(type, ptep, vaddr, _RET_IP_);\n"),
+    ("\tif (unlikely(trace_kmap_atomic_map_enabled() || kmap_atomic_level()))\n"),
+    ("\tif (trace_kmap_atomic_unmap_enabled())\n"
+     "\t\tunmap_event_pte(idx, ptep, vaddr, ip);\n"),
     ("\t\t\tif (trace_kmap_atomic_unmap_enabled())\n"
      "\t\t\t\tunmap_event_lowmem(type, vaddr, _RET_IP_);\n"),
 ]

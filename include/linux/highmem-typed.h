@@ -73,9 +73,7 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 #include <linux/tracepoint-defs.h>
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
-void *__kmap_atomic_page(struct page *page, enum km_type type);
-void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
-void __kunmap_atomic_slot(const void *addr, enum km_type type);
+void __kunmap_atomic_addr(const void *addr, enum km_type type);
 unsigned long kmap_atomic_reports(void);
 unsigned long kmap_atomic_reports_printed(void);
 const char *kmap_atomic_slot_name(enum km_type type);
@@ -120,6 +118,8 @@ static __always_inline void kmap_atomic_counts_give_back(void)
 DECLARE_TRACEPOINT(kmap_atomic_map);
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
 void __kmap_atomic_lowmem_in_irq(void);
+void *__kmap_atomic_page(struct page *page, enum km_type type);
+void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
 
 /* A lowmem page uses no slot: its address, from the inline map. */
 static __always_inline void *__kmap_atomic_lowmem(struct page *page,
@@ -166,11 +166,11 @@ static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 	return __kmap_atomic_pfn(pfn, type);
 }
 
-/* One call: the counts are given back there, unless a misuse was reported. */
+/* One call: the counts are given back there, unless the unmap stands for no map. */
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
-	__kunmap_atomic_slot(addr, type);
+	__kunmap_atomic_addr(addr, type);
 }
 #endif /* CONFIG_DEBUG_KMAP_ATOMIC */
 
