@@ -25,16 +25,16 @@ size_of() {
 none=$(size_of "$src/kmap_site.o" site_none)
 {
 	for f in site_typed site_untyped site_local; do
-		printf '%s_bytes_per_site\t%d\n' "${f#site_}" $(($(size_of "$src/kmap_site.o" "$f") - none))
+		printf '%s call site\t%d\n' "${f#site_}" $(($(size_of "$src/kmap_site.o" "$f") - none))
 	done
 	brd=$build/$kdir/drivers/block/brd.o
-	[[ -f $brd ]] && printf 'brd_text\t%s\n' "$(size "$brd" | awk 'NR == 2 { print $1 }')"
-	printf 'vmlinux_text\t%s\n' "$(size "$build/$kdir/vmlinux" | awk 'NR == 2 { print $1 }')"
+	[[ -f $brd ]] && printf 'brd.o text\t%s\n' "$(size "$brd" | awk 'NR == 2 { print $1 }')"
+	printf 'vmlinux text\t%s\n' "$(size "$build/$kdir/vmlinux" | awk 'NR == 2 { print $1 }')"
 	# The out-of-line functions (before issue 31: __kmap_atomic_slot and the unmap only).
 	syms=$(nm "$build/$kdir/vmlinux")
 	for f in __kmap_atomic_page __kmap_atomic_pfn map_default __kmap_atomic_slot __kunmap_atomic_slot __kunmap_atomic_addr; do
 		if grep -q " $f\$" <<<"$syms"; then
-			printf '%s_bytes\t%d\n' "$f" "$(size_of "$build/$kdir/vmlinux" "$f")"
+			printf '%s\t%d\n' "$f" "$(size_of "$build/$kdir/vmlinux" "$f")"
 		fi
 	done
 } >"$out"
