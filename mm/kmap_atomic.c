@@ -473,12 +473,11 @@ static int __init kmap_atomic_fast_init(void)
 early_initcall(kmap_atomic_fast_init);
 
 /**
- * kmap_atomic_template_in_use - is the pte template checked and in use?
+ * kmap_atomic_template_in_use() - whether typed maps use the pte template
  *
- * For the KUnit suite: false if kmap_atomic_fast_init() found it wrong
- * for some frame, or has not run.
- *
- * Return: whether typed maps with kmap_prot use the pte template.
+ * Return: true if maps with kmap_prot OR the frame into the boot-time
+ * template; false if kmap_atomic_fast_init() found it wrong for some
+ * frame, or has not run. For the KUnit suite.
  */
 bool kmap_atomic_template_in_use(void)
 {
@@ -997,7 +996,8 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 						   arch_kmap_atomic_fallback_tag));
 	h->vaddr = (unsigned long)addr;
 	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
-	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth(), kmap_atomic_level());
+	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth(),
+	     kmap_atomic_level());
 out:
 	local_irq_restore(flags);
 	return addr;
