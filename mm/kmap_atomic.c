@@ -178,8 +178,9 @@ static unsigned int irq_class(unsigned int level)
 /**
  * __kmap_atomic_lowmem_in_irq - count a typed map of a lowmem page in an interrupt
  *
- * Called by the inline kmap_atomic(page, type) for a lowmem page in a
- * softirq, hard interrupt or NMI, so that the unmaps of that context give
+ * Called by kmap_atomic(page, type) (out of line) and by the inline
+ * kmap_atomic_prot(page, type, prot) for a lowmem page in a softirq, hard
+ * interrupt or NMI, so that the unmaps of that context give
  * back only what it raised, and its end what it left.
  */
 void __kmap_atomic_lowmem_in_irq(void)
@@ -420,7 +421,8 @@ static __always_inline pte_t mk_slot_pte(unsigned long pfn, pgprot_t prot)
 
 /*
  * The frames the template is checked for: low, the first above lowmem,
- * the last below 4 GiB, the first above, and the last a pte can hold.
+ * the last below 4 GiB, the first above, and the last an unsigned long
+ * names (or the last the physical mask allows, if that is lower).
  */
 #define TEMPLATE_CHECKS	5
 static unsigned long __init template_check_pfn(unsigned int i)
@@ -1235,9 +1237,9 @@ EXPORT_SYMBOL(__kmap_atomic_slot);
  * @page: the lowmem page, which kmap_atomic(page, type) maps with no slot
  * @type: the slot named
  *
- * The kmap_atomic_map event of the inline lowmem map, which calls this
- * only while the event is enabled; out of line, so that the caller traced
- * is the call site.
+ * The kmap_atomic_map event of kmap_atomic_prot()'s inline lowmem map,
+ * which calls this only while the event is enabled; out of line, so that
+ * the caller traced is the call site.
  */
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
 {
@@ -1303,7 +1305,8 @@ static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
 
 /*
  * Every unmap but a named slot's own at the top of its context and a
- * lowmem one that stands for no map: see kmap_atomic_find_held().
+ * lowmem one that stands for no map (and every unmap before
+ * kmap_atomic_fast_init() has run): see kmap_atomic_find_held().
  */
 static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned long ip)
 {
@@ -1396,8 +1399,8 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 	preempt_disable();
 	/*
 	 * 2.6's rule, for a lowmem map, in a task holding no record here: no
-	 * map stands for it, and none needs renumbering. Tested first: it
-	 * needs no saved registers, and a slot's address is never lowmem.
+	 * map stands for it, and none needs renumbering. Tested first, the
+	 * cheaper test: a slot's address is never lowmem.
 	 */
 	if (kmap_atomic_is_lowmem(vaddr)) {
 		if (likely(idx < KM_TYPE_NR && !kmap_atomic_level() && typed_depth() > 0 &&

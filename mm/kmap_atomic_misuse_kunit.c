@@ -101,7 +101,7 @@ static bool is_spare(const void *addr)
 
 /*
  * The index of the spare at @addr on this CPU (KM_TYPE_NR and up): a type
- * that is no slot, but the spare's own record (or no_such_slot if none).
+ * that is no slot, but the spare's own record; UINT_MAX if @addr is none.
  */
 static unsigned int spare_index(const void *addr)
 {
@@ -110,7 +110,7 @@ static unsigned int spare_index(const void *addr)
 	for (i = KM_TYPE_NR; i < KM_TYPE_NR + KM_SPARE_SLOTS; i++)
 		if ((unsigned long)addr == kmap_atomic_slot_addr(smp_processor_id(), i))
 			return i;
-	return no_such_slot;
+	return UINT_MAX;
 }
 
 /* KM_USER0 mapped twice: the second map gets a spare, both keep their page. */
@@ -553,6 +553,7 @@ static void unmap_mismatch(struct kunit *test)
 	bool spare = c == SPARE_WRONG_TYPE || c == SPARE_AS_ITS_INDEX;
 	bool releases = c == WRONG_TYPE || c == BAD_TYPE || spare;
 	struct counts before, held, misused, after;
+	unsigned int index = 0;
 	struct page *a, *b;
 	void *other = NULL, *released;
 	void *vm = NULL;
@@ -613,7 +614,8 @@ static void unmap_mismatch(struct kunit *test)
 		break;
 	case SPARE_AS_ITS_INDEX:
 		/* No slot's type, but in range of the records: the bound decides. */
-		kunmap_atomic(other, spare_index(other));
+		index = spare_index(other);
+		kunmap_atomic(other, index);
 		break;
 	default:
 		kunmap_atomic(other, KM_USER0);
@@ -633,6 +635,9 @@ static void unmap_mismatch(struct kunit *test)
 	counts_now(&after);
 	vfree(vm);
 
+	if (c == SPARE_AS_ITS_INDEX)
+		KUNIT_EXPECT_TRUE_MSG(test, index >= KM_TYPE_NR && index < KM_TYPE_NR + KM_SPARE_SLOTS,
+				      "the collision's map is not in a spare (%u)", index);
 	expect_reports(test, &held, &misused, 1, bad_unmap_names[c]);
 	if (releases) {
 		/* One map's counts given back: what held has over misused. */

@@ -2,8 +2,11 @@
 # make mutation-check: show that the tests can fail. Each mutation removes
 # one safety property in the kernel tree: from mm/kmap_atomic.c, the release
 # fast path (the flush at unmap, the pte clear at unmap, the claim of a
-# none pte in one access, the pte template and its boot check, the depth read before it, the collision
-# check, the type bound check, the unmap's address check, 2.6's lowmem rule
+# none pte in one access, the depth read before it, the pte template and
+# its boot check, the template kept to kmap_prot, the collision check, the
+# type bound checks of the map, of kmap_atomic_prot() and of the unmap, the
+# unmap's address check, the counts of an unmap that stands for no map, a
+# lowmem map counted in an interrupt, 2.6's lowmem rule
 # and its checks for an unmap with nothing mapped or counts given back, the
 # spare kept for NMIs, the kmap_local fallback's order check, the check that
 # a fallback's record is still live) and the rules for buggy 2.6 code (an
@@ -64,6 +67,8 @@ mutations=(
 	'no-unmap-type-bound-check|s/} else if (static_branch_likely(\&kmap_atomic_slots_ready) \&\& likely(idx < KM_TYPE_NR)) {/} else if (static_branch_likely(\&kmap_atomic_slots_ready)) {/|kmap_atomic_misuse.unmap_mismatch'
 	'no-prot-type-bound-check|/^static __always_inline void \*map_prot(/,/^}/s/if (likely(idx < KM_TYPE_NR)) {/if (likely(1)) {/|kmap_atomic_misuse.bad_type_at_run_time'
 	'template-for-every-prot|s/^\t    pgprot_val(prot) == pgprot_val(kmap_prot))$/\t    1)/|kmap_atomic.template_maps_every_frame'
+	'no-map-gives-back-counts|s/if (unlikely(!unmap_slow(addr, type, _RET_IP_))) {/if (!unmap_slow(addr, type, _RET_IP_) \&\& 0) {/|kmap_atomic_misuse.unmap_mismatch'
+	'lowmem-irq-map-uncounted|s/if (unlikely(trace_kmap_atomic_map_enabled() .. kmap_atomic_level()))$/if (unlikely(trace_kmap_atomic_map_enabled()))/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
 	'no-unmap-address-check|s/likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs\[idx\]) \&\& at_top(h))/likely(at_top(h))/|kmap_atomic_misuse.unmap_mismatch'
 	'no-lowmem-rule|s/if (i < 0 \&\& lowmem) {/if (0) {/;s/if (likely(idx < KM_TYPE_NR \&\& !kmap_atomic_level() \&\& typed_depth() > 0 \&\&$/if (likely(0 \&\&/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'
 	'no-unbalanced-lowmem-check|s/^\t\tok = places > 0;$/\t\tok = true;/|kmap_atomic_misuse.lowmem_unmap_of_another_pointer'

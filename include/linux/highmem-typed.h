@@ -137,7 +137,8 @@ static __always_inline void *__kmap_atomic_lowmem(struct page *page,
 /*
  * kmap_atomic_prot(page, type, prot), rare: inline, the counts and the
  * lowmem test (page_address() would test PageHighMem() again, out of
- * line); the slot, out of line, through pfn_pte().
+ * line); the slot, out of line (through pfn_pte() unless @prot is
+ * kmap_prot's).
  */
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
