@@ -636,7 +636,8 @@ static void unmap_mismatch(struct kunit *test)
 	vfree(vm);
 
 	if (c == SPARE_AS_ITS_INDEX)
-		KUNIT_EXPECT_TRUE_MSG(test, index >= KM_TYPE_NR && index < KM_TYPE_NR + KM_SPARE_SLOTS,
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      index >= KM_TYPE_NR && index < KM_TYPE_NR + KM_SPARE_SLOTS,
 				      "the collision's map is not in a spare (%u)", index);
 	expect_reports(test, &held, &misused, 1, bad_unmap_names[c]);
 	if (releases) {
