@@ -6,6 +6,7 @@ SHELL := /bin/bash
 # Our variables (M, RUN, FLAVOR, ...) are not for the kernel's own make.
 MAKEOVERRIDES :=
 
+KERNEL ?= 6.1
 FLAVOR ?= debug
 BASE ?= tiny
 HIGHMEM ?= 64G
@@ -15,7 +16,7 @@ SMP ?= 4
 MEM ?= 6G
 TIMEOUT ?= 900
 JOBS ?= $(shell nproc)
-TARBALL ?= /usr/src/linux-source-6.1.tar.xz
+TARBALL ?= /usr/src/linux-source-$(KERNEL).tar.xz
 MODULES ?=
 MUTANTS ?=
 KUNIT_FILTER ?=
@@ -25,7 +26,14 @@ RUNS ?= 100
 MATRIX_STRESS ?= 60
 
 TOP := $(CURDIR)
-B := $(TOP)/build
+# The LTS kernels the series is for; each builds under its own folder:
+# build/ for 6.1 (the first), build/6.12/ for 6.12.
+KERNELS := 6.1 6.12
+BUILD_6.1 := $(TOP)/build
+BUILD_6.12 := $(TOP)/build/6.12
+B = $(BUILD_$(KERNEL))
+# The scripts read it from the environment (scripts/tree-common.sh).
+export KERNEL
 FLAVORS := debug release
 # The configuration the fragments go over: tinyconfig (ours), or Debian
 # 12's own i386 686-pae one (build/debian-config/, from linux-config-6.1).
@@ -56,14 +64,21 @@ CPUS_FRAGMENT_64 := configs/bigsmp.config
 # build/debian-release, build/debian-release-noslots, build/release-bigsmp, ...
 KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(SLOTS_VARIANT_$(SLOTS))$(CPUS_VARIANT_$(CPUS))
 OUT = $(B)/$(KDIR)
-FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(FRAGMENT_$(HIGHMEM)) \
-	$(SLOTS_FRAGMENT_$(SLOTS)) $(CPUS_FRAGMENT_$(CPUS))
+# configs/KERNEL/FLAVOR.config: what one kernel's Kconfig needs beside it.
+FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(wildcard configs/$(KERNEL)/$(FLAVOR).config) \
+	$(FRAGMENT_$(HIGHMEM)) $(SLOTS_FRAGMENT_$(SLOTS)) $(CPUS_FRAGMENT_$(CPUS))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
 STRESS_NG_CPIO := $(B)/stress-ng.cpio.gz
 HARNESS := tools/testing/kmap_atomic
 HARNESS_FILES := $(shell find $(HARNESS) -type f 2>/dev/null)
 
+ifneq ($(words $(KERNEL)),1)
+$(error KERNEL='$(KERNEL)' is not one kernel: use one of $(KERNELS))
+endif
+ifeq ($(filter $(KERNEL),$(KERNELS)),)
+$(error KERNEL='$(KERNEL)' is not a kernel the series is for: use one of $(KERNELS) (6.1 is the default))
+endif
 ifneq ($(words $(FLAVOR)),1)
 $(error FLAVOR='$(FLAVOR)' is not one flavor: use one of $(FLAVORS))
 endif
@@ -183,7 +198,7 @@ config: tree $(OUT)/.config-stamp
 
 # make kernel      build bzImage and modules for FLAVOR (debug|release)
 kernel: config
-	@echo "  KERNEL  $(KDIR) -> build/$(KDIR)/arch/x86/boot/bzImage"
+	@echo "  KERNEL  $(KERNEL) $(KDIR) -> $(B:$(TOP)/%=%)/$(KDIR)/arch/x86/boot/bzImage"
 	@+$(KMAKE) -s -j$(JOBS) bzImage modules
 
 # make initramfs   the i386 BusyBox, /init and the userspace checks
@@ -344,7 +359,7 @@ kunit: tree
 modules: kernel
 	@test -n "$(M)" || { echo "modules: say which module to build: make modules M=<dir>"; exit 1; }
 	@test -f "$(M)/Kbuild" -o -f "$(M)/Makefile" || { echo "modules: $(M) has no Kbuild or Makefile: it is not a kernel module folder"; exit 1; }
-	@echo "  MODULES $(M) against build/$(KDIR)"
+	@echo "  MODULES $(M) against $(B:$(TOP)/%=%)/$(KDIR)"
 	@+$(KMAKE) -s M=$(abspath $(M)) modules
 
 # make clean       remove the kernel builds, initramfs and logs (keeps the tree)

@@ -17,11 +17,13 @@
  */
 #include <kunit/test.h>
 #include <linux/blkdev.h>
+#include <linux/file.h>
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/kallsyms.h>
 #include <linux/major.h>
 #include <linux/tracepoint.h>
+#include <linux/version.h>
 #include <trace/events/kmap_atomic.h>
 
 #include "kmap_atomic_kunit_pages.h"
@@ -387,6 +389,7 @@ KUNIT_ARRAY_PARAM(brd_case, brd_cases, brd_case_desc);
 
 struct brd_run {
 	struct block_device *bdev;
+	struct file *bdev_file;		/* 6.9 on: the open bdev is a file */
 	sector_t sector;
 	struct page *src[BRD_PAGES], *dst[BRD_PAGES], *saved[BRD_PAGES];
 	struct bio bio;
@@ -539,10 +542,31 @@ static void brd_check_events(struct kunit *test, const struct brd_case *c,
 	KUNIT_EXPECT_EQ_MSG(test, n[EV_UNMAP][false], 2 * bvecs, "unmaps of brd's store pages");
 }
 
+/* brd's /dev/ram1, opened for I/O: a block device is opened as a file since 6.9. */
+static struct block_device *brd_open(struct brd_run *r)
+{
+	dev_t dev = MKDEV(RAMDISK_MAJOR, 1);
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	r->bdev_file = bdev_file_open_by_dev(dev, BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
+	return IS_ERR(r->bdev_file) ? ERR_CAST(r->bdev_file) : file_bdev(r->bdev_file);
+#else
+	return blkdev_get_by_dev(dev, FMODE_READ | FMODE_WRITE, NULL);
+#endif
+}
+
+static void brd_close(struct brd_run *r)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	fput(r->bdev_file);
+#else
+	blkdev_put(r->bdev, FMODE_READ | FMODE_WRITE);
+#endif
+}
+
 static void brd_maps_in_its_context_pair(struct kunit *test)
 {
 	const struct brd_case *c = test->param_value;
-	const fmode_t mode = FMODE_READ | FMODE_WRITE;
 	struct brd_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	unsigned int i;
 
@@ -550,7 +574,7 @@ static void brd_maps_in_its_context_pair(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_BLK_DEV_RAM))
 		kunit_skip(test, "no brd (CONFIG_BLK_DEV_RAM) in this kernel");
 	need_kind(test, HIGHMEM_BELOW_4G);
-	r->bdev = blkdev_get_by_dev(MKDEV(RAMDISK_MAJOR, 1), mode, NULL);
+	r->bdev = brd_open(r);
 	if (IS_ERR(r->bdev))
 		kunit_skip(test, "brd's /dev/ram1 did not open (%ld): brd.rd_nr=2 gives it",
 			   PTR_ERR(r->bdev));
@@ -578,7 +602,7 @@ static void brd_maps_in_its_context_pair(struct kunit *test)
 				      "page %u read back as written", i);
 	brd_check_events(test, c, r);
 	brd_io(r, REQ_OP_WRITE, r->saved);
-	blkdev_put(r->bdev, mode);
+	brd_close(r);
 }
 
 static struct kunit_case kmap_atomic_trace_cases[] = {

@@ -31,7 +31,8 @@ for c in "${commits[@]}"; do
 	start=$SECONDS
 	if ! {
 		"$repo/scripts/config-kernel.sh" --allow-missing "$ex" "$out" \
-			"$repo/configs/base.config" "$repo/configs/debug.config" &&
+			"$repo/configs/base.config" "$repo/configs/debug.config" \
+			$(ls "$repo/configs/${KERNEL:-6.1}/debug.config" 2>/dev/null) &&
 		make -s -C "$ex" O="$out" ARCH=i386 -j"$jobs" bzImage modules
 	} >>"$log" 2>&1; then
 		git -C "$ex" checkout -q -f series

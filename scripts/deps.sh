@@ -20,7 +20,7 @@ declare -A need=(
 	[qemu-system-i386]=qemu-system-x86
 	[/usr/include/libelf.h]=libelf-dev
 	[/usr/include/openssl/ssl.h]=libssl-dev
-	[$tarball]=linux-source-6.1
+	[$tarball]=linux-source-${KERNEL:-6.1}
 )
 for pair in "$@"; do
 	need[${pair%%=*}]=${pair#*=}
@@ -36,8 +36,8 @@ for what in "${!need[@]}"; do
 	missing+=("${need[$what]}")
 done
 # A TARBALL outside the package is the user's own: say so rather than apt it.
-if [[ $tarball != /usr/src/linux-source-6.1.tar.xz && ! -e $tarball ]]; then
-	echo "deps: TARBALL=$tarball does not exist; point TARBALL at a linux-6.1.y .tar.xz or leave it unset" >&2
+if [[ $tarball != "/usr/src/linux-source-${KERNEL:-6.1}.tar.xz" && ! -e $tarball ]]; then
+	echo "deps: TARBALL=$tarball does not exist; point TARBALL at a linux-${KERNEL:-6.1}.y .tar.xz or leave it unset" >&2
 	exit 1
 fi
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')

@@ -14,9 +14,9 @@ out=$3
 die() { echo "patches: $*" >&2; exit 1; }
 
 find_tree || die "no kernel tree under $src_root: run 'make tree' first"
-map=$repo/patches/new-files
+map=$(patch_path new-files)
 [[ -f $map ]] || die "$map is missing: it says which new files each patch adds"
-series=$(grep -v '^#' "$repo/patches/series" | sed '/^$/d')
+series=$(series_names)
 
 # patches/new-files: "<patch> <file or glob>..." or "- <glob>..." for overlay
 # files that are not part of the kernel series. Each overlay file must match
@@ -69,17 +69,21 @@ g checkout -q -b series
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
 n=0
 while read -r patch; do
-	p=$repo/patches/$patch
-	[[ -f $p ]] || die "patches/series names $patch, which is not in patches/"
+	p=$(patch_path "$patch")
+	[[ -f $p ]] || die "the $kernel series names $patch, which is in neither patches/$kernel/ nor patches/"
 	from=$(sed -n 's/^From: //p;/^---$/q' "$p" | head -1)
 	subject=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p;/^---$/q' "$p" | head -1)
 	[[ -n $from && -n $subject ]] || die "$patch has no From: or Subject: line in its header"
 	# The message: the header after Subject: up to the --- line.
 	sed -n '/^Subject: /,/^---$/p' "$p" | sed '1d;$d' | sed '1{/^$/d}' >"$build/export/msg"
 	grep -q '^Signed-off-by: ' "$build/export/msg" || die "$patch has no Signed-off-by: line"
-	if grep -q '^--- a/' "$p"; then
-		g apply --index --whitespace=error-all "$p" 2>"$build/export/apply.err" ||
-			die "$patch does not apply to the pristine tree after the patches before it: $(head -3 "$build/export/apply.err")"
+	# A shared patch may need patch's fuzz on a later kernel, as quilt
+	# gives it in make tree; the commit is then what it changed, and the
+	# exported patch applies exactly.
+	if grep -q '^--- a/' "$p" && ! g apply --index --whitespace=error-all "$p" 2>"$build/export/apply.err"; then
+		(cd "$ex" && patch -p1 -s -F2 --no-backup-if-mismatch <"$p") >>"$build/export/apply.err" 2>&1 ||
+			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/apply.err")"
+		g add -A
 	fi
 	for f in ${files_of[$patch]:-}; do
 		mkdir -p "$(dirname "$ex/$f")"

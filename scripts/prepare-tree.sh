@@ -13,7 +13,7 @@ tarball=$3
 die() { echo "tree: $*" >&2; exit 1; }
 
 unpack() {
-	[[ -f $tarball ]] || die "no kernel tarball at $tarball: run 'make deps' (it installs linux-source-6.1) or set TARBALL="
+	[[ -f $tarball ]] || die "no kernel tarball at $tarball: run 'make deps KERNEL=$kernel' (it installs linux-source-$kernel) or set TARBALL="
 	local tmp=$src_root/.unpack
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
@@ -25,7 +25,7 @@ unpack() {
 	local ver
 	ver=$(make -s -C "$top" kernelversion 2>/dev/null) ||
 		die "cannot read the kernel version from $top/Makefile"
-	[[ $ver == 6.1.* ]] || die "$tarball is Linux $ver; the series is for 6.1.y"
+	[[ $ver == "$kernel".* ]] || die "$tarball is Linux $ver, not $kernel.y: give KERNEL=${ver%.*} or a linux-$kernel.y TARBALL"
 	mv "$top" "$src_root/linux-$ver"
 	rm -rf "$tmp"
 	tree=$src_root/linux-$ver
@@ -51,12 +51,14 @@ pop_all() {
 	# The repository's patches, with the pushed versions over them, and a
 	# series that is what is applied (quilt wants each patch listed).
 	rm -rf "$popping"
-	cp -rL "$repo/patches" "$popping"
+	mkdir -p "$popping"
+	[[ -d $series_links ]] && cp -rL "$series_links/." "$popping/"
 	[[ -d $applied_copy ]] && cp -r "$applied_copy/." "$popping/"
+	rm -f "$popping/series"
 	echo "$applied" >"$popping/series"
 	ln -sfn "$popping" "$tree/patches"
 	out=$(q pop -a -q 2>&1) || rc=$?
-	ln -sfn "$repo/patches" "$tree/patches"
+	ln -sfn "$series_links" "$tree/patches"
 	rm -rf "$popping"
 	if ((rc)); then
 		echo "$out" >&2
@@ -82,7 +84,6 @@ push_all() {
 mkdir -p "$src_root"
 find_tree || unpack
 mkdir -p "$mirror"
-ln -sfn "$repo/patches" "$tree/patches"
 
 # The series goes first: the overlay adds new files only, never patched ones.
 want=$(series_hash)
@@ -97,9 +98,10 @@ if [[ $want != "$have" ]]; then
 	done < <(q files -a 2>/dev/null | sort -u)
 	pop_all
 	rm -rf "$applied_copy"
-	if grep -qv '^#' "$repo/patches/series" 2>/dev/null; then
+	link_series
+	if [[ -n $(series_names) ]]; then
 		push_all
-		cp -rL "$repo/patches" "$applied_copy"
+		cp -rL "$series_links" "$applied_copy"
 	fi
 	# Content that came back the same keeps its old time: no needless rebuild.
 	for f in "${!before[@]}"; do
@@ -109,6 +111,7 @@ if [[ $want != "$have" ]]; then
 	done
 	echo "$want" >"$applied_stamp"
 fi
+[[ -L $tree/patches && $(readlink "$tree/patches") == "$series_links" ]] || link_series
 
 # Overlay: copy what changed, remove what the repository no longer has.
 declare -A now=()

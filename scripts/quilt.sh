@@ -2,10 +2,12 @@
 # Run quilt in the kernel tree with the series' settings, for adding or
 # editing a patch by hand:  scripts/quilt.sh new x86-mm-foo.patch;
 # scripts/quilt.sh edit arch/x86/...; scripts/quilt.sh refresh
-# Relative file names are the tree's.
+# Relative file names are the tree's. KERNEL=6.12 works in the 6.12 tree;
+# a patch that differs for it is first copied to patches/6.12/ by hand.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$repo/build
+[[ ${KERNEL:-6.1} == 6.1 ]] || build=$repo/build/$KERNEL
 . "$repo/scripts/tree-common.sh"
 find_tree || { echo "quilt.sh: no kernel tree under $src_root: run 'make tree' first" >&2; exit 1; }
 rc=0

@@ -2,8 +2,13 @@
 # quilt is called. Sourced, not run.
 # Needs: repo (the repository) and build (its build/ folder).
 
+# KERNEL (6.1 or 6.12, from make) is the series' kernel: its tree is under
+# BUILD/src. patches/KERNEL/ holds what differs for it: its own series file,
+# and the patches that would not apply to it as they are for 6.1.
+kernel=${KERNEL:-6.1}
 src_root=$build/src
 state=$build/state
+series_links=$state/patches     # the tree's patches/: links into patches/
 mirror=$state/overlay           # what prepare-tree last copied into the tree
 applied_stamp=$state/series.sha # hash of the series that is applied
 applied_copy=$state/applied     # the patches as pushed: popped with these
@@ -46,9 +51,39 @@ mark_changing() {	# mark_changing WHO FILE...
 	echo "$*" >"$state/mutating"
 }
 
+# The series file and each patch for this kernel: patches/KERNEL/'s where
+# there is one, else the shared one in patches/.
+patch_path() {	# patch_path NAME
+	if [[ -f $repo/patches/$kernel/$1 ]]; then
+		echo "$repo/patches/$kernel/$1"
+	else
+		echo "$repo/patches/$1"
+	fi
+}
+series_names() {
+	grep -v '^#' "$(patch_path series)" 2>/dev/null | sed '/^$/d'
+}
+
+# The tree's patches/ links to BUILD/state/patches: a link per patch (quilt
+# refresh writes through a link, into the repository's file).
+link_series() {
+	local p
+	rm -rf "$series_links"
+	mkdir -p "$series_links"
+	ln -s "$(patch_path series)" "$series_links/series"
+	while read -r p; do
+		ln -s "$(patch_path "$p")" "$series_links/$p"
+	done < <(series_names)
+	ln -sfn "$series_links" "$tree/patches"
+}
+
 series_hash() {
-	{ cd "$repo/patches" 2>/dev/null && cat series $(grep -v '^#' series 2>/dev/null) 2>/dev/null || true; } |
-		sha256sum | cut -d' ' -f1
+	local p
+	{
+		echo "$kernel"
+		cat "$(patch_path series)" 2>/dev/null || true
+		while read -r p; do cat "$(patch_path "$p")" 2>/dev/null || true; done < <(series_names)
+	} | sha256sum | cut -d' ' -f1
 }
 
 q() {
@@ -63,7 +98,7 @@ sync_applied_copy() {
 	local p
 	mkdir -p "$applied_copy"
 	while read -r p; do
-		[[ -f $repo/patches/$p ]] && cp "$repo/patches/$p" "$applied_copy/$p"
+		[[ -f $(patch_path "$p") ]] && cp "$(patch_path "$p")" "$applied_copy/$p"
 	done < <(q applied 2>/dev/null)
 	return 0
 }

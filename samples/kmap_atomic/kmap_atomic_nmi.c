@@ -91,7 +91,7 @@ static pte_t user_pte_nmi(struct mm_struct *mm, unsigned long addr)
 	pmd_t *pmd = pmd_offset(pud, addr);
 	pte_t *ptes, pte;
 
-	if (pmd_none(*pmd) || pmd_large(*pmd))
+	if (pmd_none(*pmd) || pmd_leaf(*pmd))
 		return __pte(0);
 	ptes = kmap_atomic(pmd_page(*pmd), type);
 	pte = ptes[pte_index(addr)];

@@ -31,6 +31,14 @@ static inline const char *kmap_atomic_trace_context(void)
 		return "softirq";
 	return softirq_count() ? "task-bh-off" : "task";
 }
+
+/* __assign_str() takes the field alone since 6.10: its source is __string()'s. */
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define kmap_atomic_assign_str(field, src) __assign_str(field)
+#else
+#define kmap_atomic_assign_str(field, src) __assign_str(field, src)
+#endif
 #endif
 
 /*
@@ -54,8 +62,8 @@ DECLARE_EVENT_CLASS(kmap_atomic_slot,
 				   __entry->caller = caller;
 				   __entry->type = type;
 				   __entry->irqs_off = irqs_disabled();
-				   __assign_str(slot, kmap_atomic_slot_name(type));
-				   __assign_str(context, kmap_atomic_trace_context());),
+				   kmap_atomic_assign_str(slot, kmap_atomic_slot_name(type));
+				   kmap_atomic_assign_str(context, kmap_atomic_trace_context());),
 		    TP_printk("slot=%s pfn=0x%lx addr=0x%lx caller=%pS context=%s%s",
 			      __get_str(slot), __entry->pfn, __entry->addr,
 			      (void *)__entry->caller, __get_str(context),
@@ -95,9 +103,9 @@ TRACE_EVENT(kmap_atomic_report,
 			   __entry->caller = caller;
 			   __entry->type = type;
 			   __entry->irqs_off = irqs_disabled();
-			   __assign_str(kind, kmap_atomic_report_name(kind));
-			   __assign_str(slot, kmap_atomic_slot_name(type));
-			   __assign_str(context, kmap_atomic_trace_context());),
+			   kmap_atomic_assign_str(kind, kmap_atomic_report_name(kind));
+			   kmap_atomic_assign_str(slot, kmap_atomic_slot_name(type));
+			   kmap_atomic_assign_str(context, kmap_atomic_trace_context());),
 	    TP_printk("kind=%s slot=%s pfn=0x%lx addr=0x%lx caller=%pS context=%s%s",
 		      __get_str(kind), __get_str(slot), __entry->pfn, __entry->addr,
 		      (void *)__entry->caller, __get_str(context),
