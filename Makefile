@@ -34,7 +34,10 @@ BUILD_6.12 := $(TOP)/build/6.12
 B = $(BUILD_$(KERNEL))
 # The scripts read it from the environment (scripts/tree-common.sh).
 export KERNEL
-FLAVORS := debug release
+# rt: the release flavor on PREEMPT_RT (6.12), which has no typed slots.
+FLAVORS := debug release rt
+FLAVOR_FRAGMENTS = configs/$(FLAVOR).config
+FLAVOR_FRAGMENTS_rt := configs/release.config configs/noslots.config configs/rt.config
 # The configuration the fragments go over: tinyconfig (ours), or Debian
 # 12's own i386 686-pae one (build/debian-config/, from linux-config-6.1).
 BASES := tiny debian
@@ -62,11 +65,12 @@ CPUS_VARIANT_64 := -bigsmp
 CPUS_FRAGMENT_64 := configs/bigsmp.config
 # build/debug, build/debug-highmem4g, build/release-nohighmem,
 # build/debian-release, build/debian-release-noslots, build/release-bigsmp, ...
-KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(SLOTS_VARIANT_$(SLOTS))$(CPUS_VARIANT_$(CPUS))
+KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(if $(filter rt,$(FLAVOR)),,$(SLOTS_VARIANT_$(SLOTS)))$(CPUS_VARIANT_$(CPUS))
 OUT = $(B)/$(KDIR)
 # configs/KERNEL/FLAVOR.config: what one kernel's Kconfig needs beside it.
-FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) configs/$(FLAVOR).config $(wildcard configs/$(KERNEL)/$(FLAVOR).config) \
-	$(FRAGMENT_$(HIGHMEM)) $(SLOTS_FRAGMENT_$(SLOTS)) $(CPUS_FRAGMENT_$(CPUS))
+FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) $(or $(FLAVOR_FRAGMENTS_$(FLAVOR)),$(FLAVOR_FRAGMENTS)) \
+	$(wildcard configs/$(KERNEL)/$(FLAVOR).config) $(FRAGMENT_$(HIGHMEM)) \
+	$(if $(filter rt,$(FLAVOR)),,$(SLOTS_FRAGMENT_$(SLOTS))) $(CPUS_FRAGMENT_$(CPUS))
 BUSYBOX := $(B)/busybox/bin/busybox
 INITRAMFS := $(B)/initramfs.cpio.gz
 STRESS_NG_CPIO := $(B)/stress-ng.cpio.gz
@@ -85,6 +89,12 @@ endif
 ifeq ($(filter $(FLAVOR),$(FLAVORS)),)
 $(error FLAVOR='$(FLAVOR)' is not a flavor: use one of $(FLAVORS))
 endif
+ifeq ($(FLAVOR)-$(KERNEL),rt-6.1)
+$(error FLAVOR=rt is PREEMPT_RT, which x86 has from 6.12 on: give KERNEL=6.12 with it)
+endif
+ifeq ($(FLAVOR)-$(SLOTS)-$(origin SLOTS),rt-y-command line)
+$(error FLAVOR=rt has no typed slots (KMAP_ATOMIC_SLOTS depends on !PREEMPT_RT): leave SLOTS out)
+endif
 # Checked here too (qemu-run.sh checks at boot) so that make matrix stops
 # before its three kernel builds.
 ifneq ($(shell echo '$(STRESS) $(MATRIX_STRESS)' | awk '/^[0-9]+ [0-9]+$$/ && $$1 <= 3600 && $$2 <= 3600'),$(STRESS) $(MATRIX_STRESS))
@@ -94,7 +104,7 @@ ifneq ($(shell echo '$(STRESS_NG)' | awk '/^[0-9]+$$/ && $$1 >= 10 && $$1 <= 360
 $(error STRESS_NG='$(STRESS_NG)': give stress-ng's run time in whole seconds, 10 to 3600)
 endif
 ifneq ($(filter-out single multi,$(TCG_THREAD))$(word 2,$(TCG_THREAD)),)
-$(error TCG_THREAD='$(TCG_THREAD)': use single (one host thread for all vCPUs, the default) or multi (one per vCPU; see the README, "One TCG thread"))
+$(error TCG_THREAD='$(TCG_THREAD)': use single (one host thread for all vCPUs, the default) or multi (one per vCPU; see docs/qemu.md, "One TCG thread"))
 endif
 ifneq ($(filter tcg-race,$(MAKECMDGOALS)),)
 ifneq ($(shell echo '$(RUNS)' | awk '/^[0-9]+$$/ && $$1 >= 1 && $$1 <= 1000'),$(RUNS))
@@ -220,33 +230,49 @@ run: kernel initramfs run-prep
 
 # make test        build the debug and release flavors, boot each, run KUnit
 #                  and the userspace checks, print failures and "N passed, N failed"
-# Three boots, PAE all (6G puts highmem above 4 GiB): debug with SMP and
-# MEM as given, then release, the kernel users ship, on 2 CPUs, with its
-# KUnit suites and stress test as modules, then release without the slots
-# (SLOTS=n, the path an RT kernel takes) on 2 CPUs. make matrix runs the
-# other memory models (HIGHMEM4G, NOHIGHMEM) with every MEM and SMP that
-# makes sense; make distro-test, Debian's configuration.
-test: FLAVOR := debug
-test: HIGHMEM := 64G
-test: SLOTS := y
-test: kernel initramfs
+# Three boots per kernel, PAE all (6G puts highmem above 4 GiB): debug with
+# SMP and MEM as given, then release, the kernel users ship, on 2 CPUs,
+# with its KUnit suites and stress test as modules, then the path an RT
+# kernel takes on 2 CPUs: on 6.1 release without the slots (SLOTS=n), on
+# 6.12 a real PREEMPT_RT kernel (FLAVOR=rt). Without KERNEL, 6.1 then
+# 6.12, with one count for both. make matrix runs the other memory models
+# (HIGHMEM4G, NOHIGHMEM) with every MEM and SMP that makes sense; make
+# distro-test, Debian's configuration.
+THIRD_6.1 := FLAVOR=release SLOTS=n
+THIRD_6.12 := FLAVOR=rt
+THIRD_KDIR_6.1 := release-noslots
+THIRD_KDIR_6.12 := rt
+TEST_KERNELS := $(if $(filter file,$(origin KERNEL)),$(KERNELS),$(KERNEL))
+test: initramfs
 	@-scripts/deps.sh $(B) $(TARBALL) spatch=coccinelle
 	@-scripts/cocci.sh selftest $(TOP) $(B)/logs/cocci.ktap
-	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
-	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE) SLOTS=n
-	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
-		$(B)/build-checks $(B)/logs/build-checks.ktap
-	@scripts/build-checks.sh "$(TREE)" $(B)/$(PREFIX_$(BASE))release-noslots $(TOP)/$(HARNESS)/build-checks \
-		$(B)/build-checks-noslots $(B)/logs/build-checks-noslots.ktap
 	@-scripts/deps.sh $(B) $(TARBALL) gnuplot=gnuplot-nox
 	@scripts/bench-plot-check.sh $(B)
+	@for k in $(TEST_KERNELS); do \
+		$(MAKE) --no-print-directory test-kernel KERNEL=$$k BASE=$(BASE) SMP=$(SMP) MEM=$(MEM) \
+			TIMEOUT=$(TIMEOUT) STRESS=$(STRESS) KUNIT_FILTER='$(KUNIT_FILTER)' JOBS=$(JOBS) || exit 1; \
+	done
+	@scripts/ktap-summary.py $(foreach k,$(TEST_KERNELS),$$(cat $(BUILD_$(k))/logs/test-logs)) \
+		$(B)/logs/bench-plot.ktap $(B)/logs/cocci.ktap
+
+# One kernel's part of make test: its builds, build checks and boots; the
+# logs to count go to build/logs/test-logs.
+.PHONY: test-kernel
+test-kernel: FLAVOR := debug
+test-kernel: HIGHMEM := 64G
+test-kernel: SLOTS := y
+test-kernel: kernel initramfs
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release BASE=$(BASE)
+	@+$(MAKE) --no-print-directory kernel $(THIRD_$(KERNEL)) BASE=$(BASE)
+	@scripts/build-checks.sh "$(TREE)" $(OUT) $(TOP)/$(HARNESS)/build-checks \
+		$(B)/build-checks $(B)/logs/build-checks.ktap
+	@scripts/build-checks.sh "$(TREE)" $(B)/$(PREFIX_$(BASE))$(THIRD_KDIR_$(KERNEL)) $(TOP)/$(HARNESS)/build-checks \
+		$(B)/build-checks-noslots $(B)/logs/build-checks-noslots.ktap
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
-	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release-noslots 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
-	@scripts/ktap-summary.py $(B)/logs/test-$(PREFIX_$(BASE))debug-latest.log \
-		$(B)/logs/test-$(PREFIX_$(BASE))release-latest.log \
-		$(B)/logs/test-$(PREFIX_$(BASE))release-noslots-latest.log $(B)/logs/build-checks.ktap \
-		$(B)/logs/build-checks-noslots.ktap $(B)/logs/bench-plot.ktap $(B)/logs/cocci.ktap
+	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))$(THIRD_KDIR_$(KERNEL)) 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
+	@printf '%s\n' $(foreach k,debug release $(THIRD_KDIR_$(KERNEL)),$(B)/logs/test-$(PREFIX_$(BASE))$(k)-latest.log) \
+		$(B)/logs/build-checks.ktap $(B)/logs/build-checks-noslots.ktap >$(B)/logs/test-logs
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS

@@ -15,6 +15,7 @@
 #include <linux/highmem.h>
 #include <linux/interrupt.h>
 #include <linux/irq_work.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -95,6 +96,13 @@ static void need_two_highmem(struct kunit *test, struct page *a, struct page *b)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	if (!PageHighMem(a) || !PageHighMem(b))
 		kunit_skip(test, "no highmem here: a lowmem page needs no mapping");
+}
+
+/* Without the slots, 2.6's release in any order needs KMAP_ATOMIC_ANY_ORDER. */
+static void need_any_order(struct kunit *test)
+{
+	if (!IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) && !IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		kunit_skip(test, "kmap_local releases in reverse order only: KMAP_ATOMIC_ANY_ORDER is off");
 }
 
 static void expect_restored(struct kunit *test, struct atomic_state before)
@@ -229,6 +237,7 @@ static void release_in_map_order(struct kunit *test)
 	u32 *src, *dst, *again, word;
 
 	need_two_highmem(test, a, b);
+	need_any_order(test);
 	migrate_disable();
 	fill_page(a, 0xa);
 	fill_page(c, 0xc);
@@ -293,6 +302,7 @@ static void remap_in_turn(struct kunit *test)
 	u32 *addr[2];
 
 	need_two_highmem(test, pages[0], pages[1]);
+	need_any_order(test);
 	migrate_disable();
 	fill_page(pages[0], 0x90);
 	fill_page(pages[1], 0x91);
@@ -412,6 +422,7 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 
 	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS))
 		kunit_skip(test, "with the slots, a typed map is not on kmap_local's stack");
+	need_any_order(test);
 	need_two_highmem(test, a, l);
 	migrate_disable();
 	fill_page(m.page, 0x1e);
@@ -451,6 +462,88 @@ static void released_entry_across_irq_and_schedule(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, kmap_local_depth(), depth,
 			    "the release of the top did not pop the released entry");
 	migrate_enable();
+}
+
+/* The task that preempts the holder on its CPU: maps the same type. */
+struct preempter {
+	struct page *page;
+	void *addr;			/* where its map put the page */
+	bool read_own, done;
+	int cpu;
+};
+
+static int preempter_fn(void *arg)
+{
+	struct preempter *p = arg;
+	u32 *addr = kmap_atomic(p->page, KM_USER0);
+
+	p->addr = addr;
+	p->read_own = holds(addr, 0xb0b);
+	fill(addr, 0xb0b0);
+	p->cpu = raw_smp_processor_id();
+	kunmap_atomic(addr, KM_USER0);
+	WRITE_ONCE(p->done, true);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * PREEMPT_RT holds a typed map with migration off, not preemption: a
+ * task holding KM_USER0 may be preempted, and the task that runs next
+ * on that CPU may map KM_USER0 too. Both keep their pages: kmap_local
+ * puts each task's mappings back when it is switched in.
+ */
+static void preempted_holder_keeps_its_page(struct kunit *test)
+{
+	struct preempter p = { .page = best_page(16) };
+	struct page *mine = second_best_page(17), *seen;
+	unsigned long switches, deadline;
+	struct task_struct *t;
+	bool kept, preempted;
+	int cpu;
+	u32 *addr;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		kunit_skip(test, "a typed map holds preemption off without PREEMPT_RT");
+	need_two_highmem(test, mine, p.page);
+	fill_page(mine, 0xa0a);
+	fill_page(p.page, 0xb0b);
+	migrate_disable();
+	cpu = raw_smp_processor_id();
+	t = kthread_create_on_cpu(preempter_fn, &p, cpu, "kmap_preempter/%u");
+	if (IS_ERR(t)) {
+		migrate_enable();
+		KUNIT_FAIL(test, "no preempting thread: %ld", PTR_ERR(t));
+		return;
+	}
+	sched_set_fifo(t);
+	addr = kmap_atomic(mine, KM_USER0);
+	switches = current->nivcsw;
+	wake_up_process(t);
+	/* Busy, not sleeping: only a preemption lets the thread run here. */
+	deadline = jiffies + 10 * HZ;
+	while (!READ_ONCE(p.done) && time_before(jiffies, deadline))
+		cpu_relax();
+	preempted = current->nivcsw != switches;
+	kept = holds(addr, 0xa0a);
+	seen = kmap_atomic_to_page(addr);
+	kunmap_atomic(addr, KM_USER0);
+	migrate_enable();
+	kthread_stop(t);
+
+	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(p.done),
+			      "the FIFO thread on CPU %d did not run while the holder spun", cpu);
+	KUNIT_EXPECT_TRUE_MSG(test, preempted, "the holder was not preempted");
+	KUNIT_EXPECT_EQ(test, p.cpu, cpu);
+	KUNIT_EXPECT_PTR_EQ_MSG(test, p.addr, (void *)addr,
+				"the preempting map took another address: no slot was shared");
+	KUNIT_EXPECT_TRUE_MSG(test, p.read_own, "the preempting task read another page");
+	KUNIT_EXPECT_TRUE_MSG(test, kept, "the preempted holder's mapping lost its page");
+	KUNIT_EXPECT_PTR_EQ(test, seen, mine);
+	KUNIT_EXPECT_TRUE(test, page_holds(mine, 0xa0a));
+	KUNIT_EXPECT_TRUE_MSG(test, page_holds(p.page, 0xb0b0),
+			      "the preempting task's write did not reach its page");
 }
 
 /* kmap_atomic_pfn(pfn, type) maps the frame. */
@@ -573,6 +666,7 @@ static struct kunit_case kmap_atomic_api_cases[] = {
 	KUNIT_CASE(remap_in_turn),
 	KUNIT_CASE(unmap_twice_changes_nothing),
 	KUNIT_CASE(released_entry_across_irq_and_schedule),
+	KUNIT_CASE(preempted_holder_keeps_its_page),
 	KUNIT_CASE(map_by_pfn),
 	KUNIT_CASE(lowmem_unmap_by_another_pointer),
 	KUNIT_CASE(interrupt_and_softirq_slots),

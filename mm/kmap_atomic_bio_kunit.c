@@ -433,7 +433,8 @@ static void map_irq_in_hardirq(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, iw);
 	iw->tb = make_bio(test, c->kind, c->mixed);
-	init_irq_work(&iw->work, irq_walk_fn);
+	/* HARD: PREEMPT_RT runs other irq_work in a thread. */
+	iw->work = IRQ_WORK_INIT_HARD(irq_walk_fn);
 	irq_work_queue(&iw->work);
 	irq_work_sync(&iw->work);
 	KUNIT_ASSERT_TRUE(test, READ_ONCE(iw->done));

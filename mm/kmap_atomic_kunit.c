@@ -290,6 +290,38 @@ static void to_page_range_ends(struct kunit *test)
 }
 
 /*
+ * is_kmap_addr(), which hardened usercopy asks before it lets a copy run
+ * past a page, knows every CPU's typed slots: each byte of the top page
+ * (FIX_KMAP_ATOMIC_BEGIN's: a bound by byte would leave it out), of CPU
+ * 0's first slot and last spare, of the last CPU's, down to the bottom of
+ * the range and not a byte below it.
+ */
+static void is_kmap_addr_knows_the_slots(struct kunit *test)
+{
+	unsigned int last_cpu = (FIX_KMAP_ATOMIC_END - FIX_KMAP_ATOMIC_BEGIN) / KM_SLOTS_PER_CPU;
+	unsigned int last_slot = KM_TYPE_NR + KM_SPARE_SLOTS - 1;
+	unsigned long in[] = {
+		__fix_to_virt(FIX_KMAP_ATOMIC_BEGIN),
+		kmap_atomic_slot_addr(0, 0),
+		kmap_atomic_slot_addr(0, last_slot),
+		kmap_atomic_slot_addr(last_cpu, 0),
+		kmap_atomic_slot_addr(last_cpu, last_slot),
+		__fix_to_virt(FIX_KMAP_ATOMIC_END),
+	};
+	unsigned long below = __fix_to_virt(FIX_KMAP_ATOMIC_END) - 1;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		KUNIT_EXPECT_TRUE_MSG(test, is_kmap_addr((void *)in[i]),
+				      "first byte of %#lx (address %u)", in[i], i);
+		KUNIT_EXPECT_TRUE_MSG(test, is_kmap_addr((void *)(in[i] + PAGE_SIZE - 1)),
+				      "last byte of %#lx (address %u)", in[i], i);
+	}
+	KUNIT_EXPECT_FALSE_MSG(test, is_kmap_addr((void *)below),
+			       "%#lx, below the typed slots", below);
+}
+
+/*
  * kmap_atomic_to_page() for the mappings that are not typed slots, on CPU0
  * so that kmap_local_page() takes the first kmap_local slot of all, the
  * one 6.1's __kmap_to_page() missed. With CONFIG_DEBUG_KMAP_LOCAL that slot
@@ -1062,6 +1094,7 @@ static void task_slot_under_interrupt_storm(struct kunit *test)
 static struct kunit_case kmap_atomic_cases[] = {
 	KUNIT_CASE_PARAM(slot_on_cpu, slot_case_gen),
 	KUNIT_CASE(to_page_range_ends),
+	KUNIT_CASE(is_kmap_addr_knows_the_slots),
 	KUNIT_CASE(to_page_other_mappings),
 	KUNIT_CASE(to_page_other_addresses),
 	KUNIT_CASE(slot_ptes_own_cache_lines),

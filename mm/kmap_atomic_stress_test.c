@@ -72,6 +72,7 @@ struct writer {
 	u32 seq;
 	unsigned long ops[M_NR][PAGE_KIND_NR];
 	unsigned long mismatches;
+	unsigned long wrong_context;	/* ran elsewhere than its context */
 };
 
 struct cpu_stress {
@@ -140,6 +141,16 @@ static unsigned int check(struct writer *w, const u32 *a, u32 seq, const char *h
 	return bad;
 }
 
+/* The context the caller runs in, as the typed slot rules name it. */
+static enum stress_ctx ctx_now(void)
+{
+	if (in_hardirq())
+		return CTX_HARDIRQ;
+	if (in_serving_softirq())
+		return CTX_SOFTIRQ;
+	return CTX_TASK;
+}
+
 /*
  * One operation: map a page with one kind of mapping, write the pattern,
  * read it back through that mapping, unmap; then map it with another kind
@@ -168,6 +179,9 @@ static void stress_op(struct writer *w, enum stress_ctx ctx)
 	w->ops[m][w->kinds[k]]++;
 	if (bad)
 		w->mismatches++;
+	/* PREEMPT_RT threads what it can: each writer must be where it says. */
+	if (ctx_now() != ctx)
+		w->wrong_context++;
 }
 
 static void stress_burst(struct writer *w, enum stress_ctx ctx, unsigned int n)
@@ -306,7 +320,7 @@ static void stress_start_on_cpu(void *arg)
 static int stress_run(unsigned int seconds)
 {
 	unsigned long ops[CTX_NR] = { 0 }, by_mech[M_NR] = { 0 }, by_kind[PAGE_KIND_NR] = { 0 };
-	unsigned long total = 0, mismatches = 0, reports;
+	unsigned long total = 0, mismatches = 0, wrong_context = 0, reports;
 	unsigned int cpu, wk, t, nr = 0, id = 0;
 	enum mech m;
 	enum page_kind k;
@@ -333,7 +347,8 @@ static int stress_run(unsigned int seconds)
 		tasklet_setup(&cs->tasklet, stress_tasklet_fn);
 		hrtimer_init(&cs->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 		cs->hrtimer.function = stress_hrtimer_fn;
-		init_irq_work(&cs->irq_work, stress_irq_work_fn);
+		/* HARD: PREEMPT_RT runs other irq_work in a thread. */
+		cs->irq_work = IRQ_WORK_INIT_HARD(stress_irq_work_fn);
 		for (t = 0; t < 2; t++) {
 			cs->threads[t] = kthread_create_on_cpu(stress_thread, &cs->w[W_TASK0 + t],
 							       cpu, "kmap_stress/%u");
@@ -380,6 +395,7 @@ stop:
 			struct writer *w = &stress[cpu].w[wk];
 
 			mismatches += w->mismatches;
+			wrong_context += w->wrong_context;
 			for (m = 0; m < M_NR; m++) {
 				for (k = 0; k < PAGE_KIND_NR; k++) {
 					ops[ctx_of[wk]] += w->ops[m][k];
@@ -391,7 +407,7 @@ stop:
 		}
 	}
 	scnprintf(result, sizeof(result),
-		  "seconds %u\ncpus %u\noperations %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\nmismatches %lu\nmisuse_reports %lu\n",
+		  "seconds %u\ncpus %u\noperations %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\n%s %lu\nmismatches %lu\nmisuse_reports %lu\nwrong_context %lu\n",
 		  seconds, nr, total,
 		  ctx_names[CTX_TASK], ops[CTX_TASK], ctx_names[CTX_SOFTIRQ], ops[CTX_SOFTIRQ],
 		  ctx_names[CTX_HARDIRQ], ops[CTX_HARDIRQ],
@@ -400,7 +416,7 @@ stop:
 		  page_kind_names[LOWMEM], by_kind[LOWMEM],
 		  page_kind_names[HIGHMEM_BELOW_4G], by_kind[HIGHMEM_BELOW_4G],
 		  page_kind_names[HIGHMEM_ABOVE_4G], by_kind[HIGHMEM_ABOVE_4G],
-		  mismatches, reports);
+		  mismatches, reports, wrong_context);
 	pr_info("%lu operations in %u s on %u CPUs (task %lu, softirq %lu, hardirq %lu), %lu mismatches, %lu misuse reports\n",
 		total, seconds, nr, ops[CTX_TASK], ops[CTX_SOFTIRQ], ops[CTX_HARDIRQ],
 		mismatches, reports);

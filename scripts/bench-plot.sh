@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench's picture, for the README: the release kernel's cost of one
+# make bench's picture, for docs/benchmark.md: the release kernel's cost of one
 # map + write + unmap pair under QEMU's instruction counting (the "icount"
 # rows of results.tsv: executed instructions) for each kind of kmap,
 # against the pages the pairs cycle through (2, 512, 4096, log scale), with

@@ -70,7 +70,7 @@ console "$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scalin
 sed -i '1i name\tpages\tcpus\tmode\tunits_per_op\tflushes_per_op' "$out/results.tsv"
 
 awk -F'\t' '{ printf "%-24s %6s %5s %-13s %13s %15s\n", $1, $2, $3, $4, $5, $6 }' "$out/results.tsv"
-# The README's table, made from results.tsv.
+# docs/benchmark.md's table, made from results.tsv.
 awk -F'\t' '
 	NR == 1 { next }
 	$4 == "icount" && $1 !~ /^brd_/ { rel[$1, $2] = $5; if (!($1 in seen)) { seen[$1] = 1; names[++n] = $1 } }
@@ -109,7 +109,7 @@ awk -F'\t' '
 	}
 ' "$out/results.tsv" >>"$out/results.md"
 echo "  TABLE   ${out#"$PWD"/}/results.md"
-# The release icount rows as a picture, results.svg (gnuplot), for the README.
+# The release icount rows as a picture, results.svg (gnuplot), for docs/benchmark.md.
 base=${prefix%-}
 scripts/bench-plot.sh "$out/results.tsv" "$out/results.svg" "BASE=${base:-tiny}"
 

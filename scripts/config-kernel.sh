@@ -40,7 +40,7 @@ kmake olddefconfig 2>&1 | { grep -v "changes choice state" || true; } >&2
 if [[ -n $base ]]; then
 	# What the base builds in and this kernel does not: options of the
 	# modules turned off or selected by them, and what the fragments turn
-	# off. Listed, so that nothing falls unseen (the README sums it up).
+	# off. Listed, so that nothing falls unseen (docs/debian.md sums it up).
 	comm -23 <(grep '=y$' "$base" | sort) <(grep '=y$' "$out/.config" | sort) >"$out/base-dropped.txt"
 	echo "  CONFIG  $(wc -l <"$out/base-dropped.txt") built-in options of ${base##*/} are not in $(basename "$out"): $(basename "$out")/base-dropped.txt"
 fi

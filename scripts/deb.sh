@@ -30,6 +30,6 @@ img=$(find "$dest" -name 'linux-image-*.deb' ! -name '*-dbg_*' | head -1)
 [[ -n $img ]] || { echo "deb: bindeb-pkg made no linux-image package; see $dest/bindeb-pkg.log" >&2; exit 1; }
 echo "  $(dpkg-deb -c "$img" | grep -c '\.ko$') modules in $(basename "$img"), signed at modules_install"
 echo "  install on a Debian 12 i386 machine: dpkg -i $(basename "$img")"
-echo "  it has no disk drivers (README, make deb) and sorts above Debian's kernels in grub:"
+echo "  it has no disk drivers (docs/debian.md, "make deb") and sorts above Debian's kernels in grub:"
 echo "  boot it once with grub-reboot, so that the next boot is Debian's again, and set it as the"
 echo "  default (or remove Debian's) only after adding the machine's disk drivers"

@@ -72,7 +72,7 @@ while read -r patch; do
 	p=$(patch_path "$patch")
 	[[ -f $p ]] || die "the $kernel series names $patch, which is in neither patches/$kernel/ nor patches/"
 	from=$(sed -n 's/^From: //p;/^---$/q' "$p" | head -1)
-	subject=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p;/^---$/q' "$p" | head -1)
+	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\?//p;/^---$/q' "$p" | head -1)
 	[[ -n $from && -n $subject ]] || die "$patch has no From: or Subject: line in its header"
 	# The message: the header after Subject: up to the --- line.
 	sed -n '/^Subject: /,/^---$/p' "$p" | sed '1d;$d' | sed '1{/^$/d}' >"$build/export/msg"

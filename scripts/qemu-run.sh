@@ -11,7 +11,7 @@
 # never starts at 6G: "Corrupted page table", "Bad pagetable"), so that one
 # boots under qemu-system-x86_64, which runs the same i386 kernel.
 # QEMU_SYSTEM=qemu-system-x86_64 in the environment boots any kernel there
-# (to compare the two; the README says why ours stay on qemu-system-i386).
+# (to compare the two; docs/qemu.md says why ours stay on qemu-system-i386).
 # Exits with the guest's status, 124 on a timeout.
 # Usage: scripts/qemu-run.sh --flavor F --mode shell|run|test|bench
 #        [--smp N] [--mem SIZE] [--timeout S] [--kunit GLOB] [--modules 'A.ko ..']
@@ -22,7 +22,7 @@
 # One host thread runs all the vCPUs (TCG's round-robin), because QEMU
 # 7.2's multi-threaded TCG can run a stale copy of kernel text another vCPU
 # has just patched: the guest then dies of an int3 that text_poke_bp() no
-# longer claims, and resets without a word (README, "One TCG thread").
+# longer claims, and resets without a word (docs/qemu.md, "One TCG thread").
 # TCG_THREAD=multi in the environment: a host thread per vCPU all the same
 # (make bench's wall-clock scaling boot, which needs the CPUs to run at
 # once; a developer's run for cross-CPU overlap), except under --icount,
@@ -165,7 +165,7 @@ if [[ -z $status ]]; then
 		# A reset with no panic: a triple fault, or the multi-threaded
 		# TCG race that one thread avoids.
 		echo "qemu-run: the guest reset itself without a word (no status and no panic" \
-			"in the log; TCG thread=$tcg: see the README, \"One TCG thread\"); log: $log" >&2
+			"in the log; TCG thread=$tcg: see docs/qemu.md, \"One TCG thread\"); log: $log" >&2
 	fi
 	exit 1
 fi

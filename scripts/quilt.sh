@@ -12,5 +12,15 @@ build=$repo/build
 find_tree || { echo "quilt.sh: no kernel tree under $src_root: run 'make tree' first" >&2; exit 1; }
 rc=0
 q "$@" || rc=$?
+# A patch quilt new made is a file in the tree's patches/: move it into
+# the repository (patches/, or patches/KERNEL/ for a kernel after 6.1).
+for f in "$series_links"/*.patch; do
+	[[ -f $f && ! -L $f ]] || continue
+	dest=$repo/patches
+	[[ $kernel == 6.1 ]] || dest=$repo/patches/$kernel
+	mkdir -p "$dest"
+	mv "$f" "$dest/" && ln -s "$dest/${f##*/}" "$f"
+	echo "quilt.sh: ${f##*/} is in ${dest#"$repo"/}/; add its header (From:, Subject:, message, Signed-off-by:)"
+done
 sync_applied_copy
 exit $rc

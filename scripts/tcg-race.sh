@@ -4,7 +4,7 @@
 # per vCPU (QEMU's multi-threaded TCG, its default) and RUNS times on one
 # thread (ours), each boot through the harness to its exit with nothing to
 # run, and counts the boots that qemu-run.sh says reset without a word (no
-# exit status and no panic on the console; README, "One TCG thread"), and
+# exit status and no panic on the console; docs/qemu.md, "One TCG thread"), and
 # among them those whose console stops at "sched_clock: Marking stable".
 # Keeps the logs of the boots that did not end well, each with
 # qemu-run.sh's message beside it (LOG.err), and writes the counts to

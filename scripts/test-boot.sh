@@ -15,7 +15,7 @@ rm -f "$build/logs/test-$kdir-latest.log"
 samples=$build/$kdir/samples/kmap_atomic
 mods=()
 for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_nmi.ko $samples/kmap_atomic_misuse.ko \
-	$build/$kdir/mm/kmap_atomic_stress_test.ko; do
+	$build/$kdir/mm/kmap_atomic_stress_test.ko $build/$kdir/mm/kmap_atomic_usercopy_test.ko; do
 	[[ -f $m ]] && mods+=("$m")
 done
 # The release flavor's suites are modules, and each must be there: a
@@ -23,8 +23,9 @@ done
 # Without the typed slots kmap_atomic_api and the bio helpers' suite apply.
 kunit=()
 suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_survive_kunit kmap_atomic_trace_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit"
-[[ $kdir == *-noslots ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
-if [[ ${kdir#debian-} == release* ]]; then
+# An rt kernel (PREEMPT_RT) is a release one without the slots.
+[[ $kdir == *-noslots || ${kdir#debian-} == rt* ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
+if [[ ${kdir#debian-} == release* || ${kdir#debian-} == rt* ]]; then
 	for m in $suites; do
 		ko=$build/$kdir/mm/$m.ko
 		[[ -f $ko ]] || { echo "test-boot: no $ko: is it =m in configs/release.config?" >&2; exit 1; }

@@ -72,6 +72,7 @@ link_series() {
 	mkdir -p "$series_links"
 	ln -s "$(patch_path series)" "$series_links/series"
 	while read -r p; do
+		mkdir -p "$(dirname "$series_links/$p")"
 		ln -s "$(patch_path "$p")" "$series_links/$p"
 	done < <(series_names)
 	ln -sfn "$series_links" "$tree/patches"
@@ -98,7 +99,9 @@ sync_applied_copy() {
 	local p
 	mkdir -p "$applied_copy"
 	while read -r p; do
-		[[ -f $(patch_path "$p") ]] && cp "$(patch_path "$p")" "$applied_copy/$p"
+		[[ -f $(patch_path "$p") ]] || continue
+		mkdir -p "$(dirname "$applied_copy/$p")"
+		cp "$(patch_path "$p")" "$applied_copy/$p"
 	done < <(q applied 2>/dev/null)
 	return 0
 }

@@ -111,13 +111,15 @@ static __always_inline void kmap_atomic_counts_give_back(void)
 	preempt_enable();
 }
 
+/* The inline lowmem map's out-of-line parts (mm/kmap_atomic.c). */
+void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
+void __kmap_atomic_lowmem_in_irq(void);
+
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 /* The checked map and unmap take the place of the fast path. */
 #include <linux/highmem-typed-debug.h>
 #else
 DECLARE_TRACEPOINT(kmap_atomic_map);
-void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
-void __kmap_atomic_lowmem_in_irq(void);
 void *__kmap_atomic_page(struct page *page, enum km_type type);
 void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
 

@@ -113,7 +113,8 @@ static int __init kmap_atomic_demo_init(void)
 
 	init_completion(&d->irq_done);
 	init_completion(&d->softirq_done);
-	init_irq_work(&d->irq, demo_irq);
+	/* HARD: a hard interrupt on PREEMPT_RT too, where KM_IRQ0 belongs. */
+	d->irq = IRQ_WORK_INIT_HARD(demo_irq);
 	tasklet_setup(&d->tasklet, demo_tasklet);
 	irq_work_queue(&d->irq);
 	tasklet_schedule(&d->tasklet);

@@ -7,8 +7,8 @@ r=/sys/kernel/debug/kmap_atomic/reports
 # DEBUG_KMAP_ATOMIC comes from the kernel's .config (qemu-run.sh).
 if [ "$DEBUG_KMAP_ATOMIC" != y ]; then
 	case $KERNEL in
-	*-noslots | *-nohighmem) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots (none without HIGHMEM, or with SLOTS=n), and misuse is not caught without them" ;;
-	*release*) echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite" ;;
+	*-noslots | *-nohighmem | rt*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots (none without HIGHMEM, with SLOTS=n or PREEMPT_RT), and misuse is not caught without them" ;;
+	*release* | rt*) echo "the release flavor has no debug checks: its misuse is tested by the kmap_atomic_misuse KUnit suite" ;;
 	*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: it needs the typed slots" ;;
 	esac
 	exit 4

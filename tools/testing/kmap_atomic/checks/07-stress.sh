@@ -17,3 +17,7 @@ for c in task softirq hardirq; do
 done
 [ "$bad" = 0 ] || { echo "$bad operations read back another pattern than their own"; exit 1; }
 [ "$reports" = 0 ] || { echo "the typed kmap checks reported $reports misuses during the run"; exit 1; }
+# A writer that ran outside its context (PREEMPT_RT threads irq_work and
+# timers unless told not to) would make "every context" untrue.
+wrong=$(get wrong_context)
+[ "$wrong" = 0 ] || { echo "${wrong:-no count of} operations ran outside their writer's context"; exit 1; }

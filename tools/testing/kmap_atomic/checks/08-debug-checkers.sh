@@ -2,7 +2,7 @@
 # means something: lockdep still validates after everything above (its
 # first report turns it off for good), and UBSAN's reports reach the
 # console (lib/test_ubsan.ko commits undefined behaviour on purpose).
-case $FLAVOR in release*)
+case $FLAVOR in release* | rt*)
 	echo "the release flavor has no lockdep and no UBSAN to check"
 	exit 4 ;;
 esac

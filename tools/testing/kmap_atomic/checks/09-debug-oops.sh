@@ -11,7 +11,7 @@ r=/sys/kernel/debug/kmap_atomic/reports
 slots=/sys/kernel/debug/kmap_atomic/slots
 if [ "$DEBUG_KMAP_ATOMIC" != y ]; then
 	case $FLAVOR in
-	release*) echo "the release flavor has no debug layer to describe the fault or list held slots" ;;
+	release* | rt*) echo "the release flavor has no debug layer to describe the fault or list held slots" ;;
 	*) echo "no CONFIG_DEBUG_KMAP_ATOMIC in $KERNEL: no debug layer to describe the fault or list held slots" ;;
 	esac
 	exit 4

@@ -8,8 +8,8 @@ t=/sys/kernel/tracing
 [ -d $t/events ] || mount -t tracefs tracefs $t 2>/dev/null
 if [ ! -d $t/events/kmap_atomic ]; then
 	case $KERNEL in
-	*-noslots | *-nohighmem)
-		echo "no kmap_atomic trace events in $KERNEL: they are the typed slots' (none without HIGHMEM, or with SLOTS=n)"
+	*-noslots | *-nohighmem | rt*)
+		echo "no kmap_atomic trace events in $KERNEL: they are the typed slots' (none without HIGHMEM, with SLOTS=n or PREEMPT_RT)"
 		exit 4 ;;
 	esac
 	echo "no $t/events/kmap_atomic: is CONFIG_FTRACE on, with ENABLE_DEFAULT_TRACERS (configs/base.config)?"
