@@ -67,8 +67,10 @@ CPUS_FRAGMENT_64 := configs/bigsmp.config
 # build/debian-release, build/debian-release-noslots, build/release-bigsmp, ...
 KDIR = $(PREFIX_$(BASE))$(FLAVOR)$(VARIANT_$(HIGHMEM))$(if $(filter rt,$(FLAVOR)),,$(SLOTS_VARIANT_$(SLOTS)))$(CPUS_VARIANT_$(CPUS))
 OUT = $(B)/$(KDIR)
-# configs/KERNEL/FLAVOR.config: what one kernel's Kconfig needs beside it.
-FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) $(or $(FLAVOR_FRAGMENTS_$(FLAVOR)),$(FLAVOR_FRAGMENTS)) \
+# configs/KERNEL/: what one kernel's Kconfig needs beside a base or flavor
+# fragment of the same name (an option it names otherwise, or only has).
+FRAGMENTS = $(BASE_FRAGMENT_$(BASE)) $(wildcard configs/$(KERNEL)/$(notdir $(BASE_FRAGMENT_$(BASE)))) \
+	$(or $(FLAVOR_FRAGMENTS_$(FLAVOR)),$(FLAVOR_FRAGMENTS)) \
 	$(wildcard configs/$(KERNEL)/$(FLAVOR).config) $(FRAGMENT_$(HIGHMEM)) \
 	$(if $(filter rt,$(FLAVOR)),,$(SLOTS_FRAGMENT_$(SLOTS))) $(CPUS_FRAGMENT_$(CPUS))
 BUSYBOX := $(B)/busybox/bin/busybox

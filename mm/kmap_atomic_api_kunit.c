@@ -102,7 +102,7 @@ static void need_two_highmem(struct kunit *test, struct page *a, struct page *b)
 static void need_any_order(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) && !IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
-		kunit_skip(test, "kmap_local releases in reverse order only: KMAP_ATOMIC_ANY_ORDER is off");
+		kunit_skip(test, "kmap_local releases in reverse order: no KMAP_ATOMIC_ANY_ORDER");
 }
 
 static void expect_restored(struct kunit *test, struct atomic_state before)

@@ -542,27 +542,30 @@ static void brd_check_events(struct kunit *test, const struct brd_case *c,
 	KUNIT_EXPECT_EQ_MSG(test, n[EV_UNMAP][false], 2 * bvecs, "unmaps of brd's store pages");
 }
 
-/* brd's /dev/ram1, opened for I/O: a block device is opened as a file since 6.9. */
+/* brd's /dev/ram1, opened for I/O: since 6.9 an open block device is a file. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 static struct block_device *brd_open(struct brd_run *r)
 {
-	dev_t dev = MKDEV(RAMDISK_MAJOR, 1);
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-	r->bdev_file = bdev_file_open_by_dev(dev, BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
+	r->bdev_file = bdev_file_open_by_dev(MKDEV(RAMDISK_MAJOR, 1),
+					     BLK_OPEN_READ | BLK_OPEN_WRITE, NULL, NULL);
 	return IS_ERR(r->bdev_file) ? ERR_CAST(r->bdev_file) : file_bdev(r->bdev_file);
-#else
-	return blkdev_get_by_dev(dev, FMODE_READ | FMODE_WRITE, NULL);
-#endif
 }
 
 static void brd_close(struct brd_run *r)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
 	fput(r->bdev_file);
-#else
-	blkdev_put(r->bdev, FMODE_READ | FMODE_WRITE);
-#endif
 }
+#else
+static struct block_device *brd_open(struct brd_run *r)
+{
+	return blkdev_get_by_dev(MKDEV(RAMDISK_MAJOR, 1), FMODE_READ | FMODE_WRITE, NULL);
+}
+
+static void brd_close(struct brd_run *r)
+{
+	blkdev_put(r->bdev, FMODE_READ | FMODE_WRITE);
+}
+#endif
 
 static void brd_maps_in_its_context_pair(struct kunit *test)
 {

@@ -32,13 +32,13 @@ static inline const char *kmap_atomic_trace_context(void)
 	return softirq_count() ? "task-bh-off" : "task";
 }
 
-/* __assign_str() takes the field alone since 6.10: its source is __string()'s. */
-#include <linux/version.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define kmap_atomic_assign_str(field, src) __assign_str(field)
-#else
-#define kmap_atomic_assign_str(field, src) __assign_str(field, src)
-#endif
+/*
+ * What __assign_str() does, in the form every kernel the series is for
+ * takes: 6.10 dropped its source argument. __string() sized the field
+ * from the same source, its NUL included.
+ */
+#define kmap_atomic_assign_str(field, src)				\
+	memcpy(__get_str(field), (src), __get_dynamic_array_len(field))
 #endif
 
 /*
