@@ -21,7 +21,9 @@
 # each NMI level's counts apart,
 # lowmem maps left unrecorded, kmap_local addresses refused, a
 # leaked kmap_local fallback popped), with the debug flavor rebuilt and
-# booted with its built-in suites. The boot must fail. The file is put back
+# booted with its built-in suites; from include/linux/highmem-internal.h
+# (an upstream file the series patches), is_kmap_addr()'s typed slots,
+# which hardened usercopy relies on. The boot must fail. The file is put back
 # afterwards, whatever happens, and each kernel rebuilt from it.
 # A mutant counts as caught only if the KUnit case that guards its property
 # fails, or the kernel oopses or panics before that case could run; a boot
@@ -35,12 +37,24 @@ repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5 only=${6:-}
 find_tree || { echo "mutation-check: no kernel tree: run 'make tree' first" >&2; exit 1; }
 logs=$build/mutation
 mkdir -p "$logs"
-files=(mm/kmap_atomic.c mm/kmap_atomic_debug.c)
+files=(mm/kmap_atomic.c mm/kmap_atomic_debug.c include/linux/highmem-internal.h)
+# Each file as the series makes it: the overlay's, or a patched upstream
+# file as make tree left it (kept before the first mutant).
+orig=$state/mutation-orig
+source_of() {
+	if [[ -f $repo/$1 ]]; then echo "$repo/$1"; else echo "$orig/$1"; fi
+}
 
 mark_changing mutation-check "${files[@]}"
+for f in "${files[@]}"; do
+	[[ -f $repo/$f ]] && continue
+	mkdir -p "$(dirname "$orig/$f")"
+	cp "$tree/$f" "$orig/$f"
+done
 built=()
 restore() {
-	for f in "${files[@]}"; do cp "$repo/$f" "$tree/$f"; done
+	for f in "${files[@]}"; do cmp -s "$(source_of "$f")" "$tree/$f" || cp "$(source_of "$f")" "$tree/$f"; done
+	rm -rf "$orig"
 	rm -f "$state/mutating"
 	for flavor in "${built[@]}"; do
 		make -s -C "$tree" O="$build/$flavor" ARCH=i386 -j"$jobs" bzImage modules >/dev/null
@@ -101,6 +115,11 @@ mutations=(
 	'no-fallback-unmap-event|s/^\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
 )
+# (include/linux/highmem-internal.h, patched by the series; the release
+# flavor: most of the kernel includes it, so this one rebuilds it all)
+upstream_mutations=(
+	'is-kmap-addr-without-typed-slots|s/^\t\tis_kmap_atomic_slot_addr(addr);$/\t\tfalse;/|kmap_atomic.is_kmap_addr_knows_the_slots'
+)
 # (mm/kmap_atomic_debug.c, the debug flavor)
 debug_mutations=(
 	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
@@ -119,13 +138,15 @@ run_mutant() {
 	[[ -z $only ]] || grep -qE "$only" <<<"$name" || return 0
 	total=$((total + 1))
 	[[ " ${built[*]} " == *" $flavor "* ]] || built+=("$flavor")
-	cp "$repo/$file" "$tree/$file"
+	local src
+	src=$(source_of "$file")
+	cp "$src" "$tree/$file"
 	sed -i "$expr" "$tree/$file"
-	if cmp -s "$repo/$file" "$tree/$file"; then
+	if cmp -s "$src" "$tree/$file"; then
 		echo "mutation-check: $name changed nothing in $file: update its expression" >&2
 		exit 1
 	fi
-	echo "  MUTANT  $name: $(diff "$repo/$file" "$tree/$file" | grep -c '^>') line(s) of $file"
+	echo "  MUTANT  $name: $(diff "$src" "$tree/$file" | grep -c '^>') line(s) of $file"
 	make -s -C "$tree" O="$out" ARCH=i386 -j"$jobs" bzImage modules
 	# Release: the suites as modules; debug: built in, run at boot.
 	local kunit=() glob=()
@@ -158,10 +179,11 @@ run_mutant() {
 	else
 		echo "  MISSED  $name: $want did not fail ($(tail -1 "$logs/$name.summary"))" >&2
 	fi
-	cp "$repo/$file" "$tree/$file"
+	cp "$src" "$tree/$file"
 }
 
 for m in "${mutations[@]}"; do run_mutant release mm/kmap_atomic.c "$m"; done
 for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic_debug.c "$m"; done
+for m in "${upstream_mutations[@]}"; do run_mutant release include/linux/highmem-internal.h "$m"; done
 echo "mutation-check: $caught of $total mutations caught (logs in ${logs#"$repo"/})"
 ((caught == total))

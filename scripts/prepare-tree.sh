@@ -52,7 +52,8 @@ pop_all() {
 	# series that is what is applied (quilt wants each patch listed).
 	rm -rf "$popping"
 	mkdir -p "$popping"
-	[[ -d $series_links ]] && cp -rL "$series_links/." "$popping/"
+	# (a link whose patch the repository no longer has is the applied copy's)
+	[[ -d $series_links ]] && { cp -rL "$series_links/." "$popping/" 2>/dev/null || true; }
 	[[ -d $applied_copy ]] && cp -r "$applied_copy/." "$popping/"
 	rm -f "$popping/series"
 	echo "$applied" >"$popping/series"
@@ -84,6 +85,15 @@ push_all() {
 mkdir -p "$src_root"
 find_tree || unpack
 mkdir -p "$mirror"
+# A make mutation-check cut short may leave an upstream file the series
+# patches mutated: put its series version back before quilt looks at it.
+if [[ -d $state/mutation-orig ]]; then
+	while read -r f; do
+		echo "  RESTORE $f (make mutation-check was cut short)"
+		cp "$state/mutation-orig/$f" "$tree/$f"
+	done < <(cd "$state/mutation-orig" && find . -type f | sed 's|^\./||')
+	rm -rf "$state/mutation-orig"
+fi
 
 # The series goes first: the overlay adds new files only, never patched ones.
 want=$(series_hash)
