@@ -56,7 +56,11 @@ echo "  CHECK   checkpatch.pl --strict"
 # to one space, its number left out, so
 # that an entry survives the code around it moving) or "commit message:
 # the line". An entry that keeps more than one finding fails.
-kept_list=$repo/scripts/checkpatch-kept.txt
+# A later kernel's checkpatch.pl finds more: scripts/checkpatch-kept-KERNEL.txt
+# keeps those, beside the shared list.
+kept_lists=("$repo/scripts/checkpatch-kept.txt")
+[[ -f $repo/scripts/checkpatch-kept-${KERNEL:-6.1}.txt ]] &&
+	kept_lists+=("$repo/scripts/checkpatch-kept-${KERNEL:-6.1}.txt")
 declare -A kept_used=()
 kept=()
 while IFS= read -r line; do
@@ -67,20 +71,20 @@ while IFS= read -r line; do
 		fail=1
 		continue
 	fi
-	if [[ $text != "@ "* ]]; then
-		echo "          FAIL scripts/checkpatch-kept.txt: '$line': the text must be '@ file: line' or '@ commit message: line'"
+	if [[ $text != "@ "* && $text != *" @ "* ]]; then
+		echo "          FAIL scripts/checkpatch-kept.txt: '$line': the text must be '@ file: line' or '@ commit message: line', after checkpatch's message where one line has two findings of a type"
 		fail=1
 		continue
 	fi
 	kept+=("$glob|$type|$text|$reason")
-done <"$kept_list"
+done < <(cat "${kept_lists[@]}")
 kept_why() { # patch name, type, "message @ where": sets why to the reason it is kept, or ""
 	local entry glob type text reason
 	why=
 	for entry in "${kept[@]}"; do
 		IFS='|' read -r glob type text reason <<<"$entry"
 		# shellcheck disable=SC2053 # $glob is a glob on purpose
-		if [[ $1 == $glob && $2 == "$type" && $3 == *" $text" ]]; then
+		if [[ $1 == $glob && $2 == "$type" && ($3 == "$text" || $3 == *" $text") ]]; then
 			kept_used[$glob|$type|$text]=$((${kept_used[$glob|$type|$text]:-0} + 1))
 			why=$reason
 			return

@@ -121,7 +121,8 @@ if [[ $want != "$have" ]]; then
 	done
 	echo "$want" >"$applied_stamp"
 fi
-[[ -L $tree/patches && $(readlink "$tree/patches") == "$series_links" ]] || link_series
+# Each link again: a patch copied to patches/KERNEL/ takes the shared one's place.
+link_series
 
 # Overlay: copy what changed, remove what the repository no longer has.
 declare -A now=()
