@@ -319,6 +319,10 @@ static void is_kmap_addr_knows_the_slots(struct kunit *test)
 	}
 	KUNIT_EXPECT_FALSE_MSG(test, is_kmap_addr((void *)below),
 			       "%#lx, below the typed slots", below);
+	/* Above the top: the padding to a cache line, where there is any. */
+	if (FIX_KMAP_ATOMIC_BEGIN > FIX_KMAP_ATOMIC_FREE)
+		KUNIT_EXPECT_FALSE_MSG(test, is_kmap_addr((void *)(in[0] + PAGE_SIZE)),
+				       "%#lx, above the typed slots", in[0] + PAGE_SIZE);
 }
 
 /*

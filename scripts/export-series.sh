@@ -77,12 +77,17 @@ while read -r patch; do
 	# The message: the header after Subject: up to the --- line.
 	sed -n '/^Subject: /,/^---$/p' "$p" | sed '1d;$d' | sed '1{/^$/d}' >"$build/export/msg"
 	grep -q '^Signed-off-by: ' "$build/export/msg" || die "$patch has no Signed-off-by: line"
-	# A shared patch may need patch's fuzz on a later kernel, as quilt
-	# gives it in make tree; the commit is then what it changed, and the
-	# exported patch applies exactly.
+	# A patch shared with 6.1 may need patch's fuzz on a later kernel, as
+	# quilt gives it in make tree; the commit is then what it changed, and
+	# the exported patch applies exactly. Whitespace errors fail anywhere,
+	# and on 6.1 every patch applies exactly.
 	if grep -q '^--- a/' "$p" && ! g apply --index --whitespace=error-all "$p" 2>"$build/export/apply.err"; then
-		(cd "$ex" && patch -p1 -s -F2 --no-backup-if-mismatch <"$p") >>"$build/export/apply.err" 2>&1 ||
+		if [[ $kernel == 6.1 ]] || g apply --check --whitespace=nowarn "$p" 2>/dev/null; then
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/apply.err")"
+		fi
+		(cd "$ex" && patch -p1 --fuzz=2 --no-backup-if-mismatch <"$p") >"$build/export/fuzz.log" 2>&1 ||
+			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/fuzz.log")"
+		grep -i 'fuzz' "$build/export/fuzz.log" | sed "s|^|          $patch: |" || true
 		g add -A
 	fi
 	for f in ${files_of[$patch]:-}; do

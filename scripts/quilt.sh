@@ -10,6 +10,16 @@ build=$repo/build
 [[ ${KERNEL:-6.1} == 6.1 ]] || build=$repo/build/$KERNEL
 . "$repo/scripts/tree-common.sh"
 find_tree || { echo "quilt.sh: no kernel tree under $src_root: run 'make tree' first" >&2; exit 1; }
+# refresh writes through the tree's link into the patch it names: on a
+# kernel after 6.1, a shared patch would get that kernel's context.
+if [[ $kernel != 6.1 && ${1:-} == refresh ]]; then
+	top=$(q top 2>/dev/null || true)
+	name=${2:-$top}
+	if [[ -n $name && ! -f $repo/patches/$kernel/$name ]]; then
+		echo "quilt.sh: $name is shared with 6.1: copy it to patches/$kernel/ first (cp patches/$name patches/$kernel/; make tree KERNEL=$kernel), then refresh" >&2
+		exit 1
+	fi
+fi
 rc=0
 q "$@" || rc=$?
 # A patch quilt new made is a file in the tree's patches/: move it into

@@ -38,7 +38,7 @@ static inline const char *kmap_atomic_trace_context(void)
  * from the same source, its NUL included.
  */
 #define kmap_atomic_assign_str(field, src)				\
-	memcpy(__get_str(field), (src), __get_dynamic_array_len(field))
+	strscpy(__get_str(field), (src), __get_dynamic_array_len(field))
 #endif
 
 /*
