@@ -398,6 +398,6 @@ clean:
 		patches export bisect kunit tcg-race.tsv trace-cost-*.tsv)
 	-git -C "$(TREE)" worktree prune 2>/dev/null
 
-# make distclean   remove all of build/
+# make distclean   remove all of build/ (6.12's build/6.12/ with it)
 distclean:
 	rm -rf $(B)

@@ -536,6 +536,7 @@ static void preempted_holder_keeps_its_page(struct kunit *test)
 			      "the FIFO thread on CPU %d did not run while the holder spun", cpu);
 	KUNIT_EXPECT_TRUE_MSG(test, preempted, "the holder was not preempted");
 	KUNIT_EXPECT_EQ(test, p.cpu, cpu);
+	/* Both are their task's first kmap_local entry: one fixmap address. */
 	KUNIT_EXPECT_PTR_EQ_MSG(test, p.addr, (void *)addr,
 				"the preempting map took another address: no slot was shared");
 	KUNIT_EXPECT_TRUE_MSG(test, p.read_own, "the preempting task read another page");

@@ -3,8 +3,9 @@
  * A probe of CONFIG_HARDENED_USERCOPY over the typed atomic kmaps. A read
  * of /sys/kernel/debug/kmap_atomic_usercopy/page copies from a highmem
  * page, mapped with kmap_atomic(page, KM_USER0), to user space at the
- * file position, and does not stop at the end of the page: the bug of a
- * driver's read that trusts the length it is given. A read inside the
+ * file position with __copy_to_user_inatomic(), the copy 2.6 code makes
+ * under an atomic kmap, and does not stop at the end of the page: the
+ * bug of a driver's read that trusts the length it is given. A read inside the
  * page returns its bytes; one that runs past it must be stopped by
  * check_heap_object(), which asks is_kmap_addr() (a typed slot, or
  * kmap_local's where the typed forms map through it) and kills the
@@ -38,11 +39,11 @@ static ssize_t page_read(struct file *file, char __user *buf, size_t len, loff_t
 	/* At most a page: an overrun reaches into the next fixmap page. */
 	len = min_t(size_t, len, PAGE_SIZE);
 	/* The copy runs with page faults off: fault the buffer in first. */
-	if (fault_in_writeable(buf, len))
+	if (!access_ok(buf, len) || fault_in_writeable(buf, len))
 		return -EFAULT;
 	addr = kmap_atomic(page, KM_USER0);
 	/* Not clamped to the end of the page: the bug the check must stop. */
-	left = copy_to_user(buf, addr + *ppos, len);
+	left = __copy_to_user_inatomic(buf, addr + *ppos, len);
 	kunmap_atomic(addr, KM_USER0);
 	if (left == len)
 		return -EFAULT;

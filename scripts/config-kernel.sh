@@ -26,7 +26,9 @@ kmake() { make -s -C "$tree" O="$out" ARCH=i386 "$@"; }
 mkdir -p "$out"
 from=tinyconfig
 [[ -n $base ]] && from="${base##*/} (its modules off)"
-echo "  CONFIG  $(basename "$out"): $from + $(printf '%s ' "${@##*/}")"
+# Fragments by their path under configs/ (6.1/debug.config beside debug.config).
+names=$(printf '%s ' "${@#*/configs/}")
+echo "  CONFIG  $(basename "$out"): $from + $names"
 # An unchanged result keeps its old time, so nothing rebuilds for it.
 [[ -f $out/.config ]] && cp -p "$out/.config" "$out/.config.prev"
 if [[ -n $base ]]; then
@@ -74,7 +76,7 @@ for opt in "${order[@]}"; do
 	fi
 done
 if ((${#dropped[@]} && !allow_missing)); then
-	echo "config: Kconfig did not take these options from $(printf '%s ' "${@##*/}"):" >&2
+	echo "config: Kconfig did not take these options from $names:" >&2
 	printf '  %s\n' "${dropped[@]}" >&2
 	echo "config: check their dependencies (make -C $tree O=$out ARCH=i386 menuconfig, then search)" >&2
 	rm -f "$out/.config"

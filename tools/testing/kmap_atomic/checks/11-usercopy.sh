@@ -34,7 +34,7 @@ rc=$?
 echo "KMAP-EXPECT-END usercopy" >/dev/kmsg
 log=$(dmesg | sed -n '/KMAP-EXPECT-BEGIN usercopy/,/KMAP-EXPECT-END usercopy/p')
 echo "$log" | grep -q 'usercopy: Kernel memory exposure attempt detected from kmap (offset 3072, size 3072)!' || {
-	echo "a copy_to_user() of 3072 bytes from offset 3072 of a KM_USER0 mapping was not stopped (dd exit $rc): is_kmap_addr() does not know the slot"
+	echo "a copy to user space of 3072 bytes from offset 3072 of a KM_USER0 mapping was not stopped (dd exit $rc): is_kmap_addr() does not know the slot"
 	exit 1
 }
 [ $rc != 0 ] || { echo "hardened usercopy reported the overrun, but dd went on (exit 0)"; exit 1; }
