@@ -8,11 +8,7 @@
 #include <linux/highmem.h>
 #include <linux/module.h>
 
-/* Exported, so that they stay; declared, for -Wmissing-prototypes (6.12). */
-void site_none(struct page *page, u32 v);
-void site_typed(struct page *page, u32 v);
-void site_untyped(struct page *page, u32 v);
-void site_local(struct page *page, u32 v);
+#include "kmap_site.h"
 
 noinline void site_none(struct page *page, u32 v)
 {
