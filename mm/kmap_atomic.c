@@ -28,7 +28,6 @@
 #include <linux/export.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
-#include <linux/kmap_atomic_debug.h>
 #include <linux/kprobes.h>
 #include <linux/memblock.h>
 #include <linux/highmem.h>
