@@ -271,11 +271,12 @@ test-kernel: kernel initramfs
 		$(B)/build-checks $(B)/logs/build-checks.ktap
 	@scripts/build-checks.sh "$(TREE)" $(B)/$(PREFIX_$(BASE))$(THIRD_KDIR_$(KERNEL)) $(TOP)/$(HARNESS)/build-checks \
 		$(B)/build-checks-noslots $(B)/logs/build-checks-noslots.ktap
+	@scripts/series-check.sh $(TOP) $(B) $(B)/logs/series.ktap
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))debug $(SMP) $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))release 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@scripts/test-boot.sh $(B) $(PREFIX_$(BASE))$(THIRD_KDIR_$(KERNEL)) 2 $(MEM) $(TIMEOUT) $(STRESS) '$(KUNIT_FILTER)' || true
 	@printf '%s\n' $(foreach k,debug release $(THIRD_KDIR_$(KERNEL)),$(B)/logs/test-$(PREFIX_$(BASE))$(k)-latest.log) \
-		$(B)/logs/build-checks.ktap $(B)/logs/build-checks-noslots.ktap >$(B)/logs/test-logs
+		$(B)/logs/build-checks.ktap $(B)/logs/build-checks-noslots.ktap $(B)/logs/series.ktap >$(B)/logs/test-logs
 
 # make matrix      every memory model x MEM x SMP that makes sense, each
 #                  booted with KUnit, the userspace checks and MATRIX_STRESS

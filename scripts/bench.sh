@@ -24,7 +24,7 @@ mkdir -p "$build/run"
 cp tools/testing/kmap_atomic/bench-brd-icount.sh "$build/run/cmd.sh"
 for flavor in release debug; do
 	kdir=$prefix$flavor
-	ko=$build/$kdir/mm/kmap_atomic_bench.ko
+	ko=$build/$kdir/mm/kmap_atomic/kmap_atomic_bench.ko
 	[[ -f $ko ]] || { echo "bench: no $ko: is CONFIG_KMAP_ATOMIC_BENCH=m in configs/$flavor.config?" >&2; exit 1; }
 	mode=bench
 	[[ $flavor == release ]] && mode=run
@@ -47,7 +47,7 @@ console "$(readlink -f "$build/logs/run-latest.log")" | awk -v OFS='\t' '
 mkdir -p "$build/run"
 cp tools/testing/kmap_atomic/bench-tcg.sh "$build/run/cmd.sh"
 TCG_THREAD=multi scripts/qemu-run.sh --flavor "${prefix}release" --mode run --smp 4 --mem "$mem" --timeout "$timeout" \
-	--modules "$build/${prefix}release/mm/kmap_atomic_bench.ko" "$build" >/dev/null ||
+	--modules "$build/${prefix}release/mm/kmap_atomic/kmap_atomic_bench.ko" "$build" >/dev/null ||
 	{ echo "bench: the plain-TCG boot failed; log: $build/logs/run-latest.log" >&2; exit 1; }
 log=$(readlink -f "$build/logs/run-latest.log")
 console "$log" | sed -n 's/^\(kmap_atomic_bench: \)\{0,1\}KMAP-BENCH\t\(\(scaling\|brd\)_\)/\2/p' |

@@ -61,23 +61,27 @@ echo "  CHECK   checkpatch.pl --strict"
 kept_lists=("$repo/scripts/checkpatch-kept.txt")
 [[ -f $repo/scripts/checkpatch-kept-${KERNEL:-6.1}.txt ]] &&
 	kept_lists+=("$repo/scripts/checkpatch-kept-${KERNEL:-6.1}.txt")
-declare -A kept_used=()
+declare -A kept_used=() kept_in=()
 kept=()
-while IFS= read -r line; do
-	[[ -z $line || $line == \#* ]] && continue
-	IFS='|' read -r glob type text reason <<<"$line"
-	if [[ ${glob//\*/} == "" || -z $type || -z $text || -z $reason ]]; then
-		echo "          FAIL scripts/checkpatch-kept.txt: '$line' needs a glob that names a patch, a type, a text and a reason"
-		fail=1
-		continue
-	fi
-	if [[ $text != "@ "* && $text != *" @ "* ]]; then
-		echo "          FAIL scripts/checkpatch-kept.txt: '$line': the text must be '@ file: line' or '@ commit message: line', after checkpatch's message where one line has two findings of a type"
-		fail=1
-		continue
-	fi
-	kept+=("$glob|$type|$text|$reason")
-done < <(cat "${kept_lists[@]}")
+for list in "${kept_lists[@]}"; do
+	lname=${list#"$repo"/}
+	while IFS= read -r line; do
+		[[ -z $line || $line == \#* ]] && continue
+		IFS='|' read -r glob type text reason <<<"$line"
+		if [[ ${glob//\*/} == "" || -z $type || -z $text || -z $reason ]]; then
+			echo "          FAIL $lname: '$line' needs a glob that names a patch, a type, a text and a reason"
+			fail=1
+			continue
+		fi
+		if [[ $text != "@ "* && $text != *" @ "* ]]; then
+			echo "          FAIL $lname: '$line': the text must be '@ file: line' or '@ commit message: line', after checkpatch's message where one line has two findings of a type"
+			fail=1
+			continue
+		fi
+		kept+=("$glob|$type|$text|$reason")
+		kept_in[$glob|$type|$text]=$lname
+	done <"$list"
+done
 kept_why() { # patch name, type, "message @ where": sets why to the reason it is kept, or ""
 	local entry glob type text reason
 	why=
@@ -136,7 +140,7 @@ for p in "${patches[@]}"; do
 		sed -n '/^\(ERROR\|WARNING\|CHECK\):/,/^$/p' <<<"$res" | sed 's/^/            /'
 		fail=1
 	else
-		echo "          ok   $name, with what scripts/checkpatch-kept.txt keeps:"
+		echo "          ok   $name, with what the kept lists keep:"
 		printf '                 %s\n' "${shown[@]}"
 	fi
 done
@@ -145,9 +149,9 @@ for entry in "${kept[@]}"; do
 	n=${kept_used[$glob|$type|$text]:-0}
 	((n == 1)) && continue
 	if ((n == 0)); then
-		echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
+		echo "          FAIL ${kept_in[$glob|$type|$text]} keeps '$type' ($text) in $glob, which checkpatch no longer reports: remove the line"
 	else
-		echo "          FAIL scripts/checkpatch-kept.txt keeps '$type' ($text) in $glob for $n findings: an entry keeps one; change the code, or argue each"
+		echo "          FAIL ${kept_in[$glob|$type|$text]} keeps '$type' ($text) in $glob for $n findings: an entry keeps one; change the code, or argue each"
 	fi
 	fail=1
 done

@@ -17,6 +17,7 @@ find_tree || die "no kernel tree under $src_root: run 'make tree' first"
 map=$(patch_path new-files)
 [[ -f $map ]] || die "$map is missing: it says which new files each patch adds"
 series=$(series_names)
+check_series_complete || exit 1
 
 # patches/new-files: "<patch> <file or glob>..." or "- <glob>..." for overlay
 # files that are not part of the kernel series. Each overlay file must match
@@ -48,6 +49,39 @@ set +f
 for f in "${overlay[@]}"; do
 	[[ -n ${owner[$f]:-} ]] ||
 		die "$f is in no patch: add it to a line of patches/new-files (or to the '-' line if it is not kernel code)"
+done
+
+# A new file may change after the patch that adds it: patches/staged/P
+# (patches/KERNEL/staged/P where the kernels differ) is patch P's diff to
+# overlay files that patches before P added, -p1 as quilt writes them.
+# The overlay holds each file's last version, which make tree builds; the
+# versions before are made here, from the last patch back, by reversing
+# each staged diff. staged/K/ keeps what the files are after patch K.
+mapfile -t names <<<"$series"
+declare -A index_of=() staged_by=()
+for ((k = 0; k < ${#names[@]}; k++)); do index_of[${names[k]}]=$k; done
+stage=$build/export/staged
+rm -rf "$stage"
+mkdir -p "$stage/work"
+for ((k = ${#names[@]} - 1; k >= 0; k--)); do
+	patch=${names[k]}
+	d=$(patch_path "staged/$patch")
+	[[ -f $d ]] || continue
+	files=$(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$d")
+	[[ -n $files ]] || die "${d#"$repo"/} changes no file: it should be a diff of overlay files, -p1"
+	for f in $files; do
+		o=${owner[$f]:-}
+		[[ -n $o && $o != - ]] ||
+			die "${d#"$repo"/} changes $f, which is no new file of the series: a change to an upstream file goes into the quilt patch itself"
+		((index_of[$o] < k)) ||
+			die "${d#"$repo"/} changes $f, which $o adds, and $o does not come before $patch"
+		[[ -f $stage/work/$f ]] || { mkdir -p "$(dirname "$stage/work/$f")"; cp "$repo/$f" "$stage/work/$f"; }
+		mkdir -p "$(dirname "$stage/$k/$f")"
+		cp "$stage/work/$f" "$stage/$k/$f"
+	done
+	staged_by[$patch]=$files
+	(cd "$stage/work" && patch -R -f -p1 --fuzz=0 --no-backup-if-mismatch <"$d") >"$stage/err" 2>&1 ||
+		die "${d#"$repo"/} does not come out of the overlay's ${files//$'\n'/ } exactly: $(grep -m2 -i 'fail\|rej' "$stage/err" | tr '\n' ' ')(make it again, from the file before $patch to the file after it: docs/series.md, 'Files that change across patches')"
 done
 
 # A work tree of the tree's own git, at the pristine commit.
@@ -92,7 +126,11 @@ while read -r patch; do
 	fi
 	for f in ${files_of[$patch]:-}; do
 		mkdir -p "$(dirname "$ex/$f")"
-		cp "$repo/$f" "$ex/$f"
+		if [[ -f $stage/work/$f ]]; then cp "$stage/work/$f" "$ex/$f"; else cp "$repo/$f" "$ex/$f"; fi
+		g add -f "$f"
+	done
+	for f in ${staged_by[$patch]:-}; do
+		cp "$stage/$n/$f" "$ex/$f"
 		g add -f "$f"
 	done
 	{ echo "$subject"; echo; cat "$build/export/msg"; } >"$build/export/msg.full"
@@ -111,5 +149,6 @@ mkdir -p "$out"
 g format-patch -q --cover-letter --no-signature -o "$out" "$pristine..HEAD"
 "$repo/scripts/cover-letter.sh" "$repo" "$out/0000-cover-letter.patch"
 rm -f "$build/export/msg" "$build/export/msg.full" "$build/export/apply.err"
+rm -rf "$stage"
 echo "  PATCHES $n patches and a cover letter -> ${out#"$repo"/}"
 ls "$out" | sed 's/^/          /'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make mutation-check: show that the tests can fail. Each mutation removes
-# one safety property in the kernel tree: from mm/kmap_atomic.c, the release
+# one safety property in the kernel tree: from mm/kmap_atomic/core.c, the release
 # fast path (the flush at unmap, the pte clear at unmap, the claim of a
 # none pte in one access, the depth read before it, the pte template and
 # its boot check, the template kept to kmap_prot, the collision check, the
@@ -16,7 +16,7 @@
 # behind marked and reclaimed; the reclaim at a
 # context's end; the stop short of kmap_local's BUG()), with the release
 # flavor rebuilt and booted with the kmap_atomic, kmap_atomic_misuse,
-# kmap_atomic_survive and kmap_atomic_trace KUnit suites as modules; from mm/kmap_atomic_debug.c, the debug checks (NMIs kept off the
+# kmap_atomic_survive and kmap_atomic_trace KUnit suites as modules; from mm/kmap_atomic/debug.c, the debug checks (NMIs kept off the
 # named slots but KM_NMI, KM_NMI_PTE and KM_KDB, the NMI slots kept to NMIs,
 # each NMI level's counts apart,
 # lowmem maps left unrecorded, kmap_local addresses refused, a
@@ -37,7 +37,7 @@ repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5 only=${6:-}
 find_tree || { echo "mutation-check: no kernel tree: run 'make tree' first" >&2; exit 1; }
 logs=$build/mutation
 mkdir -p "$logs"
-files=(mm/kmap_atomic.c mm/kmap_atomic_debug.c include/linux/highmem-internal.h)
+files=(mm/kmap_atomic/core.c mm/kmap_atomic/debug.c include/linux/highmem-internal.h)
 # Each file as the series makes it: the overlay's, or a patched upstream
 # file as make tree left it (kept before the first mutant).
 orig=$state/mutation-orig
@@ -63,7 +63,7 @@ restore() {
 trap restore EXIT
 
 # name|sed expression on the file|a KUnit case that must be among the failures
-# (mm/kmap_atomic.c, the release flavor). wrong-template-checked-below-4g-only
+# (mm/kmap_atomic/core.c, the release flavor). wrong-template-checked-below-4g-only
 # shows only with memory above 4 GiB (MEM=6G, the default; with less its
 # case skips). The static keys that hold the fast paths off until
 # kmap_atomic_fast_init() has run have no mutant: the suites load after
@@ -120,7 +120,7 @@ mutations=(
 upstream_mutations=(
 	'is-kmap-addr-without-typed-slots|s/^\t\tis_kmap_atomic_slot_addr(addr);$/\t\tfalse;/|kmap_atomic.is_kmap_addr_knows_the_slots'
 )
-# (mm/kmap_atomic_debug.c, the debug flavor)
+# (mm/kmap_atomic/debug.c, the debug flavor)
 debug_mutations=(
 	'debug-nmi-takes-named-slot|s/^\(\t*\)if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/\1if (0) {/|kmap_atomic_debug.nmi_while_irq_holds_slot'
 	'debug-nmi-slots-refused-in-nmi|s/if (unlikely(ctx == NMI \&\& !kmap_atomic_nmi_slot(type))) {$/if (unlikely(ctx == NMI)) {/|kmap_atomic_debug.context_rules'
@@ -151,8 +151,8 @@ run_mutant() {
 	# Release: the suites as modules; debug: built in, run at boot.
 	local kunit=() glob=()
 	if [[ $flavor = release ]]; then
-		kunit=("$out/mm/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic_misuse_kunit.ko"
-		       "$out/mm/kmap_atomic_survive_kunit.ko" "$out/mm/kmap_atomic_trace_kunit.ko")
+		kunit=("$out/mm/kmap_atomic/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_misuse_kunit.ko"
+		       "$out/mm/kmap_atomic/kmap_atomic_survive_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_trace_kunit.ko")
 	else
 		glob=(--kunit 'kmap_atomic*')
 	fi
@@ -182,8 +182,8 @@ run_mutant() {
 	cp "$src" "$tree/$file"
 }
 
-for m in "${mutations[@]}"; do run_mutant release mm/kmap_atomic.c "$m"; done
-for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic_debug.c "$m"; done
+for m in "${mutations[@]}"; do run_mutant release mm/kmap_atomic/core.c "$m"; done
+for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic/debug.c "$m"; done
 for m in "${upstream_mutations[@]}"; do run_mutant release include/linux/highmem-internal.h "$m"; done
 echo "mutation-check: $caught of $total mutations caught (logs in ${logs#"$repo"/})"
 ((caught == total))

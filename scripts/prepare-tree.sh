@@ -95,6 +95,7 @@ if [[ -d $state/mutation-orig ]]; then
 	rm -rf "$state/mutation-orig"
 fi
 
+check_series_complete || exit 1
 # The series goes first: the overlay adds new files only, never patched ones.
 want=$(series_hash)
 have=$(cat "$applied_stamp" 2>/dev/null || true)

@@ -15,7 +15,7 @@ rm -f "$build/logs/test-$kdir-latest.log"
 samples=$build/$kdir/samples/kmap_atomic
 mods=()
 for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_nmi.ko $samples/kmap_atomic_misuse.ko \
-	$build/$kdir/mm/kmap_atomic_stress_test.ko $build/$kdir/mm/kmap_atomic_usercopy_test.ko; do
+	$build/$kdir/mm/kmap_atomic/kmap_atomic_stress_test.ko $build/$kdir/mm/kmap_atomic/kmap_atomic_usercopy_test.ko; do
 	[[ -f $m ]] && mods+=("$m")
 done
 # The release flavor's suites are modules, and each must be there: a
@@ -27,7 +27,7 @@ suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_survive_kunit kma
 [[ $kdir == *-noslots || ${kdir#debian-} == rt* ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
 if [[ ${kdir#debian-} == release* || ${kdir#debian-} == rt* ]]; then
 	for m in $suites; do
-		ko=$build/$kdir/mm/$m.ko
+		ko=$build/$kdir/mm/kmap_atomic/$m.ko
 		[[ -f $ko ]] || { echo "test-boot: no $ko: is it =m in configs/release.config?" >&2; exit 1; }
 		kunit+=("$ko")
 	done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make trace-cost: what the trace events cost the typed pair while they are
 # disabled. Boots the release kernel KDIR under instruction counting with
-# the benchmark module twice: with mm/kmap_atomic.c as it is, and with its
+# the benchmark module twice: with mm/kmap_atomic/core.c as it is, and with its
 # four fast-path trace tests compiled out (the slot map's, the lowmem
 # map's, the slot unmap's and the lowmem unmap's: 0 for their static
 # branch). kmap_atomic_prot()'s inline lowmem check, in a header, and
@@ -14,7 +14,7 @@ set -euo pipefail
 repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5 kdir=$6
 . "$repo/scripts/tree-common.sh"
 find_tree || { echo "trace-cost: no kernel tree: run 'make tree' first" >&2; exit 1; }
-f=mm/kmap_atomic.c
+f=mm/kmap_atomic/core.c
 out=$build/trace-cost-$kdir.tsv
 
 mark_changing trace-cost "$f"
@@ -44,7 +44,7 @@ calls = [
 ]
 for old in calls:
     if s.count(old) != 1:
-        sys.exit("trace-cost: mm/kmap_atomic.c no longer has this fast-path call "
+        sys.exit("trace-cost: mm/kmap_atomic/core.c no longer has this fast-path call "
                  "once: update scripts/trace-cost.sh:\n" + old)
     cond = old.split("(trace_kmap_atomic_")[1].split(")")[0] + ")"
     s = s.replace(old, old.replace("trace_kmap_atomic_" + cond, "0"))
@@ -59,7 +59,7 @@ boot() {	# boot LABEL: the 512-page rows of one icount boot, to $build/trace-cos
 	echo true >"$build/run/cmd.sh"
 	rm -f "$build/logs/run-latest.log"
 	"$repo/scripts/qemu-run.sh" --flavor "$kdir" --mode run --smp 1 --mem "$mem" \
-		--timeout "$timeout" --icount --modules "$build/$kdir/mm/kmap_atomic_bench.ko" \
+		--timeout "$timeout" --icount --modules "$build/$kdir/mm/kmap_atomic/kmap_atomic_bench.ko" \
 		"$build" >/dev/null ||
 		{ echo "trace-cost: the boot $1 the events failed; log: $build/logs/run-latest.log" >&2; exit 1; }
 	tr -d '\r' <"$(readlink -f "$build/logs/run-latest.log")" | sed -E 's/^\[[ 0-9.]+\] //' |

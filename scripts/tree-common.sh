@@ -71,11 +71,32 @@ link_series() {
 	rm -rf "$series_links"
 	mkdir -p "$series_links"
 	ln -s "$(patch_path series)" "$series_links/series"
+	# A patch that only adds new files (and staged changes) has a header
+	# and no diff, which patch(1) refuses: quilt gets an empty file, which
+	# it applies as an empty patch.
+	: >"$state/no-diff.patch"
 	while read -r p; do
 		mkdir -p "$(dirname "$series_links/$p")"
-		ln -s "$(patch_path "$p")" "$series_links/$p"
+		if grep -q '^--- ' "$(patch_path "$p")" 2>/dev/null; then
+			ln -s "$(patch_path "$p")" "$series_links/$p"
+		else
+			ln -s "$state/no-diff.patch" "$series_links/$p"
+		fi
 	done < <(series_names)
 	ln -sfn "$series_links" "$tree/patches"
+}
+
+# A later kernel's series names every patch of 6.1's, which it shares or
+# has its own copy of; a patch left out would silently drop a change.
+check_series_complete() {
+	local p
+	[[ $kernel == 6.1 ]] && return 0
+	while read -r p; do
+		grep -qxF "$p" < <(series_names) || {
+			echo "the $kernel series (patches/$kernel/series) leaves out $p, which 6.1's has: add it in its place" >&2
+			return 1
+		}
+	done < <(grep -v '^#' "$repo/patches/series" | sed '/^$/d')
 }
 
 series_hash() {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CONFIG_DEBUG_KMAP_ATOMIC: the typed map and unmap go through the checks
- * of mm/kmap_atomic_debug.c, lowmem pages included. Included by
+ * of mm/kmap_atomic/debug.c, lowmem pages included. Included by
  * <linux/highmem-typed.h> in place of its fast path; include
  * <linux/highmem.h> instead.
  */

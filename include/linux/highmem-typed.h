@@ -49,7 +49,7 @@ enum km_context {
 /*
  * The page behind an address from any kind of kmap, or a lowmem, vmalloc or
  * (with HIGHMEM, or where modules live in the vmalloc area) module address;
- * NULL for anything else. See mm/kmap_atomic_to_page.c.
+ * NULL for anything else. See mm/kmap_atomic/to_page.c.
  */
 #ifdef CONFIG_HIGHMEM
 struct page *kmap_atomic_to_page(void *addr);
@@ -111,7 +111,7 @@ static __always_inline void kmap_atomic_counts_give_back(void)
 	preempt_enable();
 }
 
-/* The inline lowmem map's out-of-line parts (mm/kmap_atomic.c). */
+/* The inline lowmem map's out-of-line parts (mm/kmap_atomic/core.c). */
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
 void __kmap_atomic_lowmem_in_irq(void);
 
@@ -181,7 +181,7 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 
 /*
  * With KMAP_ATOMIC_ANY_ORDER (HIGHMEM where the architecture has the
- * slots): any order, as 2.6's slots (mm/kmap_atomic_local.c); elsewhere
+ * slots): any order, as 2.6's slots (mm/kmap_atomic/any_order.c); elsewhere
  * kmap_local's reverse order.
  */
 void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot);

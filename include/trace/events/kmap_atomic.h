@@ -17,7 +17,7 @@
 
 #ifndef __KMAP_ATOMIC_TRACE_NAMES
 #define __KMAP_ATOMIC_TRACE_NAMES
-/* mm/kmap_atomic.c: "collision" and so on, as debugfs counts them too. */
+/* mm/kmap_atomic/core.c: "collision" and so on, as debugfs counts them too. */
 const char *kmap_atomic_report_name(enum kmap_atomic_report kind);
 
 /* The context an event comes from, as the slot rules of <linux/kmap_types.h> see it. */

@@ -1,4 +1,4 @@
-# The all-contexts stress test (mm/kmap_atomic_stress_test.c) for STRESS_SECONDS:
+# The all-contexts stress test (mm/kmap_atomic/stress_test.c) for STRESS_SECONDS:
 # on every CPU at once, tasks, softirqs and hard interrupts map their own
 # pages through typed slots, kmap_atomic(page) and kmap_local_page(),
 # write a pattern and read it back through another mapping. Nothing may be

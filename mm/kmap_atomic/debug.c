@@ -4,7 +4,7 @@
  * happens, against a per-CPU record of who holds each slot.
  *
  * The slots themselves are claimed as in a release kernel, on their ptes
- * (kmap_atomic.c): a pte is claimed from none with one cmpxchg before the
+ * (core.c): a pte is claimed from none with one cmpxchg before the
  * record is written, so an NMI between the two finds the slot taken. In an
  * NMI only the NMI slots (KM_NMI, KM_NMI_PTE, KM_KDB) are used as named; any
  * other type there is reported and given a spare kept for NMIs, so that

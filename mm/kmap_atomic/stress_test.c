@@ -38,7 +38,7 @@
 #include <linux/slab.h>
 #include <linux/timer.h>
 
-#include "kmap_atomic_test_pages.h"
+#include "test_pages.h"
 
 #define MAX_SECONDS	3600
 #define WORDS		16	/* pattern words, spread over the page */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between mm/highmem.c, mm/kmap_atomic.c, mm/kmap_atomic_debug.c,
- * mm/kmap_atomic_local.c and mm/kmap_atomic_to_page.c (and the misuse
+ * Between mm/highmem.c, mm/kmap_atomic/core.c, mm/kmap_atomic/debug.c,
+ * mm/kmap_atomic/any_order.c and mm/kmap_atomic/to_page.c (and the misuse
  * KUnit suite, which reads one count): slots by index
  * (with the slots only), typed maps on kmap_local's stack, the hooks an
  * architecture may override, and what a lowmem address is
@@ -54,7 +54,7 @@ static inline unsigned int kmap_atomic_level(void)
 #error "typed atomic kmaps find kmap_local's entries at the default kmap_local_calc_idx()"
 #endif
 
-/* mm/kmap_atomic_local.c: typed maps on kmap_local's stack. */
+/* mm/kmap_atomic/any_order.c: typed maps on kmap_local's stack. */
 bool kmap_atomic_is_local(unsigned long vaddr);
 int kmap_atomic_local_entry(unsigned long vaddr);
 unsigned long kmap_atomic_local_top(void);
@@ -105,12 +105,11 @@ struct kmap_atomic_where {
  */
 static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_where *w)
 {
-	unsigned long top = __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) + PAGE_SIZE;
 	unsigned int i;
 
-	if (vaddr < __fix_to_virt(FIX_KMAP_ATOMIC_END) || vaddr >= top)
+	if (!is_kmap_atomic_slot_addr(vaddr))
 		return false;
-	i = (top - 1 - vaddr) >> PAGE_SHIFT;
+	i = (__fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) + PAGE_SIZE - 1 - vaddr) >> PAGE_SHIFT;
 	w->cpu = i / KM_SLOTS_PER_CPU;
 	i %= KM_SLOTS_PER_CPU;
 	w->idx = i / KM_SLOT_STRIDE;
@@ -159,7 +158,7 @@ bool kmap_atomic_template_in_use(void);
 #endif
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* For mm/kmap_atomic_debug.c, which keeps its own record of the call sites. */
+/* For mm/kmap_atomic/debug.c, which keeps its own record of the call sites. */
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
 unsigned int kmap_atomic_fallback_reclaim(void);
 #endif

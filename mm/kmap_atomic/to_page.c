@@ -52,15 +52,9 @@ static struct page *kernel_page_at(unsigned long vaddr)
 /* kmap_local's slots and the typed ones: the fixmap pages kmaps use. */
 static bool is_fixmap_kmap_addr(unsigned long vaddr)
 {
-	if (vaddr >= __fix_to_virt(FIX_KMAP_END) &&
-	    vaddr < __fix_to_virt(FIX_KMAP_BEGIN) + PAGE_SIZE)
-		return true;
-#ifdef CONFIG_KMAP_ATOMIC_SLOTS
-	if (vaddr >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
-	    vaddr < __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN) + PAGE_SIZE)
-		return true;
-#endif
-	return false;
+	return (vaddr >= __fix_to_virt(FIX_KMAP_END) &&
+		vaddr < __fix_to_virt(FIX_KMAP_BEGIN) + PAGE_SIZE) ||
+	       is_kmap_atomic_slot_addr(vaddr);
 }
 
 /**

@@ -21,9 +21,9 @@
 #include <linux/vmalloc.h>
 
 #include "kmap_atomic.h"
-#include "kmap_atomic_kunit_pages.h"
-#include "kmap_atomic_test_nmi.h"
-#include "kmap_atomic_test_pattern.h"
+#include "kunit_pages.h"
+#include "test_nmi.h"
+#include "test_pattern.h"
 
 /*
  * The kernel's pte for @vaddr, through x86's lookup_address(), which a
@@ -585,7 +585,7 @@ static void pfn_uses_slot(struct kunit *test)
 }
 
 /*
- * The pte template (mm/kmap_atomic.c): kmap_prot's pte computed at boot,
+ * The pte template (mm/kmap_atomic/core.c): kmap_prot's pte computed at boot,
  * the frame ORed in at map time. A page of each kind is mapped with
  * kmap_atomic(page, type) (kmap_atomic_pfn() for lowmem, which uses the
  * slot), and with kmap_atomic_prot() and a read-only protection, which

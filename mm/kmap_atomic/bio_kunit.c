@@ -11,7 +11,7 @@
 #include <linux/bio.h>
 #include <linux/irq_work.h>
 
-#include "kmap_atomic_kunit_pages.h"
+#include "kunit_pages.h"
 
 /* The byte at @off of page @n of a chunk of @kind. */
 static u8 byte_at(enum page_kind kind, unsigned int n, unsigned int off)

@@ -20,8 +20,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "kmap_atomic_kunit_pages.h"
-#include "kmap_atomic_test_pattern.h"
+#include "kunit_pages.h"
+#include "test_pattern.h"
 
 /*
  * The highest kind of page this machine has, so that a case runs

@@ -25,8 +25,8 @@
 #include <linux/vmalloc.h>
 
 #include "kmap_atomic.h"
-#include "kmap_atomic_kunit_pages.h"
-#include "kmap_atomic_test_pattern.h"
+#include "kunit_pages.h"
+#include "test_pattern.h"
 
 #define LOOPS		10000
 #define LOOP_PAGES	8

@@ -24,9 +24,9 @@
 #include <linux/vmalloc.h>
 
 #include "kmap_atomic.h"
-#include "kmap_atomic_kunit_pages.h"
-#include "kmap_atomic_test_nmi.h"
-#include "kmap_atomic_test_pattern.h"
+#include "kunit_pages.h"
+#include "test_nmi.h"
+#include "test_pattern.h"
 
 /*
  * Read at run time, so that it compiles: a constant that is no slot does

@@ -10,7 +10,7 @@
 
 #include <kunit/test.h>
 
-#include "kmap_atomic_test_pages.h"
+#include "test_pages.h"
 
 static struct list_head chunk_list[PAGE_KIND_NR];
 static struct page *chunks[PAGE_KIND_NR];

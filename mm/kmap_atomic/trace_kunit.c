@@ -26,7 +26,7 @@
 #include <linux/version.h>
 #include <trace/events/kmap_atomic.h>
 
-#include "kmap_atomic_kunit_pages.h"
+#include "kunit_pages.h"
 
 enum event { EV_MAP, EV_UNMAP, EV_REPORT };
 static const char * const event_names[] = { "map", "unmap", "report" };

@@ -17,7 +17,7 @@
  * (as every 2.6 unmap gave them back), or none, and then nothing changes.
  * What a context leaves held is reclaimed when it ends, or by the next
  * map of its slot. Each misuse is reported through WARN, once per call
- * site. CONFIG_DEBUG_KMAP_ATOMIC checks more (kmap_atomic_debug.c) and
+ * site. CONFIG_DEBUG_KMAP_ATOMIC checks more (debug.c) and
  * takes the place of the map and unmap paths, on the same records.
  *
  * The one-argument kmap_atomic() is kmap_local's and is not touched here;
@@ -28,6 +28,7 @@
 #include <linux/export.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
+#include <linux/kmap_atomic_debug.h>
 #include <linux/kprobes.h>
 #include <linux/memblock.h>
 #include <linux/highmem.h>
@@ -1208,7 +1209,7 @@ void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type)
 	return map_default(pfn, type, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_pfn);
-#endif /* !CONFIG_DEBUG_KMAP_ATOMIC: the debug flavor maps in kmap_atomic_debug.c */
+#endif /* !CONFIG_DEBUG_KMAP_ATOMIC: the debug flavor maps in debug.c */
 
 /**
  * __kmap_atomic_slot - map a page frame in this CPU's slot @type

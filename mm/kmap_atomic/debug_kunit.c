@@ -21,8 +21,8 @@
 #include <linux/nmi.h>
 #include <asm/apic.h>
 
-#include "kmap_atomic_test_nmi.h"
-#include "kmap_atomic_test_pattern.h"
+#include "test_nmi.h"
+#include "test_pattern.h"
 
 struct debug_test {
 	struct page *page[2];

@@ -2,7 +2,7 @@
 /*
  * Typed maps that live on kmap_local's stack: every typed map of a kernel
  * without the slots (CONFIG_KMAP_ATOMIC_SLOTS=n), and a slots kernel's
- * fallbacks for misuse (mm/kmap_atomic.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
+ * fallbacks for misuse (mm/kmap_atomic/core.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
  * HIGHMEM where the architecture has the slots (x86-32).
  *
  * kmap_local releases its entries in reverse order only: its unmap clears
@@ -34,7 +34,7 @@ bool kmap_atomic_is_local(unsigned long vaddr)
 /*
  * The address of entry @idx of this task's kmap_local stack, at the index
  * mm/highmem.c gives it (kmap_local_calc_idx(), which no architecture
- * with the slots may override: mm/kmap_atomic.h), and its inverse.
+ * with the slots may override: mm/kmap_atomic/kmap_atomic.h), and its inverse.
  */
 static unsigned long kmap_atomic_local_addr(int idx)
 {
