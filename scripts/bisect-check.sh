@@ -34,11 +34,23 @@ for c in "${commits[@]}"; do
 			"$repo/configs/base.config" "$repo/configs/debug.config" \
 			$(ls "$repo/configs/${KERNEL:-6.1}/debug.config" 2>/dev/null) &&
 		make -s -C "$ex" O="$out" ARCH=i386 -j"$jobs" bzImage modules
-	} >>"$log" 2>&1; then
+	} >"$out/step.log" 2>&1; then
+		cat "$out/step.log" >>"$log"
 		git -C "$ex" checkout -q -f series
 		echo "bisect-check: the debug flavor does not build after patch $i, '$subject':" >&2
 		grep -E 'error|Error' "$log" | head -20 | sed 's/^/  /' >&2
 		die "fix that patch so it builds on its own (the whole log: ${log#"$repo"/})"
+	fi
+	cat "$out/step.log" >>"$log"
+	# The series' own files build without a warning at every step (before
+	# the debug patch, whose option does not exist yet, that is the
+	# release code).
+	warn=$(grep -E '^[^ :]*(kmap|highmem-typed)[^ :]*:[0-9]+(:[0-9]+)?: warning:' "$out/step.log" | sort -u || true)
+	if [[ -n $warn ]]; then
+		git -C "$ex" checkout -q -f series
+		echo "bisect-check: the series' files warn after patch $i, '$subject':" >&2
+		head -20 <<<"$warn" | sed 's/^/  /' >&2
+		die "fix that patch so it builds cleanly on its own (the whole log: ${log#"$repo"/})"
 	fi
 	# Say which of the series' options this step built with.
 	opts=$(grep -hoE '^CONFIG_[A-Z0-9_]*(KMAP_ATOMIC|BIO_KMAP)[A-Z0-9_]*=[ym]' "$out/.config" | sed 's/^CONFIG_//' | tr '\n' ' ' || true)

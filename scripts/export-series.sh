@@ -63,6 +63,13 @@ for ((k = 0; k < ${#names[@]}; k++)); do index_of[${names[k]}]=$k; done
 stage=$build/export/staged
 rm -rf "$stage"
 mkdir -p "$stage/work"
+# A staged diff of no patch in the series (a patch renamed) would leave
+# its change in the first version of the file: refuse it.
+for d in "$repo"/patches/staged/* "$repo/patches/$kernel"/staged/*; do
+	[[ -f $d ]] || continue
+	[[ -n ${index_of[$(basename "$d")]:-} ]] ||
+		die "${d#"$repo"/} is the staged diff of $(basename "$d"), which the $kernel series does not name: rename it with its patch, or remove it"
+done
 for ((k = ${#names[@]} - 1; k >= 0; k--)); do
 	patch=${names[k]}
 	d=$(patch_path "staged/$patch")
@@ -73,6 +80,8 @@ for ((k = ${#names[@]} - 1; k >= 0; k--)); do
 		o=${owner[$f]:-}
 		[[ -n $o && $o != - ]] ||
 			die "${d#"$repo"/} changes $f, which is no new file of the series: a change to an upstream file goes into the quilt patch itself"
+		[[ $o != "$patch" ]] ||
+			die "${d#"$repo"/} changes $f, which $patch itself adds: make the change in $f (the overlay holds its last version)"
 		((index_of[$o] < k)) ||
 			die "${d#"$repo"/} changes $f, which $o adds, and $o does not come before $patch"
 		[[ -f $stage/work/$f ]] || { mkdir -p "$(dirname "$stage/work/$f")"; cp "$repo/$f" "$stage/work/$f"; }
@@ -80,8 +89,13 @@ for ((k = ${#names[@]} - 1; k >= 0; k--)); do
 		cp "$stage/work/$f" "$stage/$k/$f"
 	done
 	staged_by[$patch]=$files
-	(cd "$stage/work" && patch -R -f -p1 --fuzz=0 --no-backup-if-mismatch <"$d") >"$stage/err" 2>&1 ||
-		die "${d#"$repo"/} does not come out of the overlay's ${files//$'\n'/ } exactly: $(grep -m2 -i 'fail\|rej' "$stage/err" | tr '\n' ' ')(make it again, from the file before $patch to the file after it: docs/series.md, 'Files that change across patches')"
+	# Exactly: no fuzz, and no offset either (context met elsewhere in the
+	# file would put the change in the wrong place).
+	if ! (cd "$stage/work" && patch -R -f -p1 --fuzz=0 --no-backup-if-mismatch <"$d") >"$stage/err" 2>&1 ||
+		grep -q -i 'offset\|fuzz' "$stage/err"; then
+		bad=$(awk '/^patching file /{f=$3} /FAILED|offset|fuzz/{print f; exit}' "$stage/err")
+		die "${d#"$repo"/} does not come out of the overlay's ${bad:-${files//$'\n'/ }} exactly ($(grep -m1 -i 'fail\|offset\|fuzz' "$stage/err")): make it again from the file before $patch and the file after it (scripts/staged.sh; docs/series.md, 'Files that change across patches')"
+	fi
 done
 
 # A work tree of the tree's own git, at the pristine commit.

@@ -99,7 +99,8 @@ check_series_complete || exit 1
 # The series goes first: the overlay adds new files only, never patched ones.
 want=$(series_hash)
 have=$(cat "$applied_stamp" 2>/dev/null || true)
-if [[ $want != "$have" ]]; then
+# (a series popped by hand in the tree is pushed again too)
+if [[ $want != "$have" || -n $(q unapplied 2>/dev/null) ]]; then
 	echo "  QUILT   patches/series"
 	# Until the new series is all in, the tree matches no series.
 	rm -f "$applied_stamp"

@@ -32,5 +32,6 @@ for f in "$series_links"/*.patch; do
 	mv "$f" "$dest/" && ln -s "$dest/${f##*/}" "$f"
 	echo "quilt.sh: ${f##*/} is in ${dest#"$repo"/}/; add its header (From:, Subject:, message, Signed-off-by:)"
 done
+adopt_no_diff
 sync_applied_copy
 exit $rc

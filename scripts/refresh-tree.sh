@@ -39,6 +39,7 @@ top=$(q top 2>/dev/null || true)
 if [[ -n $top ]] && [[ -n $(q diff -z 2>/dev/null) ]]; then
 	echo "  REFRESH $top"
 	q refresh >/dev/null
+	adopt_no_diff
 	# What is applied now is what patches/ holds: no pop/push next build.
 	sync_applied_copy
 	[[ -z $(q unapplied 2>/dev/null) ]] && series_hash >"$applied_stamp"

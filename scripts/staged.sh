@@ -22,6 +22,7 @@ dir=$2
 mapfile -t names < <(series_names)
 
 if [[ $1 == extract ]]; then
+	[[ ! -e $dir || -z $(ls -A "$dir") ]] || die "$dir is not empty: extract into a new folder, so that no old version is taken for a new one"
 	ex=$build/export/linux
 	git -C "$ex" rev-parse -q --verify series >/dev/null 2>&1 || die "no exported series: run 'make patches' first"
 	pristine=$(git -C "$ex" rev-list --max-parents=0 series)
@@ -39,7 +40,14 @@ if [[ $1 == extract ]]; then
 	exit 0
 fi
 
-# write: the diffs between a file's consecutive versions.
+# write: the diffs between a file's consecutive versions. A patch that has
+# a staged diff and no folder in DIR would lose its change to the next.
+[[ -d $dir ]] || die "no folder $dir: make it with scripts/staged.sh extract $dir"
+for ((k = 0; k < ${#names[@]}; k++)); do
+	p=${names[k]}
+	[[ -f $(patch_path "staged/$p") && ! -d $dir/$p ]] &&
+		die "$dir has no folder for $p, which has a staged diff: extract again, or remove patches/staged/$p first if the change is to go"
+done
 declare -A last=() out=()
 for ((k = 0; k < ${#names[@]}; k++)); do
 	p=${names[k]}

@@ -72,31 +72,57 @@ link_series() {
 	mkdir -p "$series_links"
 	ln -s "$(patch_path series)" "$series_links/series"
 	# A patch that only adds new files (and staged changes) has a header
-	# and no diff, which patch(1) refuses: quilt gets an empty file, which
-	# it applies as an empty patch.
-	: >"$state/no-diff.patch"
+	# and no diff, which patch(1) refuses: quilt gets an empty file of its
+	# own, which it applies as an empty patch (adopt_no_diff keeps what a
+	# refresh writes there).
+	rm -rf "$state/no-diff"
 	while read -r p; do
 		mkdir -p "$(dirname "$series_links/$p")"
 		if grep -q '^--- ' "$(patch_path "$p")" 2>/dev/null; then
 			ln -s "$(patch_path "$p")" "$series_links/$p"
 		else
-			ln -s "$state/no-diff.patch" "$series_links/$p"
+			mkdir -p "$(dirname "$state/no-diff/$p")"
+			: >"$state/no-diff/$p"
+			ln -s "$state/no-diff/$p" "$series_links/$p"
 		fi
 	done < <(series_names)
 	ln -sfn "$series_links" "$tree/patches"
 }
 
 # A later kernel's series names every patch of 6.1's, which it shares or
-# has its own copy of; a patch left out would silently drop a change.
+# has its own copy of, in 6.1's order: a patch left out would silently drop
+# a change, and the staged diffs (shared) follow 6.1's order.
 check_series_complete() {
-	local p
+	local p ours theirs
 	[[ $kernel == 6.1 ]] && return 0
+	theirs=$(grep -v '^#' "$repo/patches/series" | sed '/^$/d')
 	while read -r p; do
 		grep -qxF "$p" < <(series_names) || {
 			echo "the $kernel series (patches/$kernel/series) leaves out $p, which 6.1's has: add it in its place" >&2
 			return 1
 		}
-	done < <(grep -v '^#' "$repo/patches/series" | sed '/^$/d')
+	done <<<"$theirs"
+	ours=$(series_names | grep -xF "$theirs")
+	[[ $ours == "$theirs" ]] || {
+		echo "the $kernel series (patches/$kernel/series) has 6.1's patches in another order: keep 6.1's order, and put a patch of its own between them" >&2
+		return 1
+	}
+}
+
+# After quilt refresh: a diff written into a header-only patch's empty
+# file goes after that patch's header in the repository, and the link
+# then points there.
+adopt_no_diff() {
+	local f p
+	[[ -d $state/no-diff ]] || return 0
+	while read -r f; do
+		p=${f#"$state/no-diff/"}
+		[[ -s $f ]] || continue
+		cat "$f" >>"$(patch_path "$p")"
+		rm -f "$f"
+		ln -sfn "$(patch_path "$p")" "$series_links/$p"
+		echo "quilt: $p had no diff; its new diff now follows its header in $(patch_path "$p")" >&2
+	done < <(find "$state/no-diff" -type f)
 }
 
 series_hash() {

@@ -128,6 +128,8 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
  * (<linux/kmap_atomic_debug.h>).
  */
 DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
+/* Release what a context still holds as it ends. */
+void __kmap_atomic_reclaim(bool dying);
 
 bool kmap_atomic_report_site(unsigned long ip);
 bool kmap_atomic_site_first(unsigned long key);
