@@ -118,8 +118,10 @@ cat "$build/initramfs.cpio.gz" "$run/boot.cpio.gz" ${initrd_add:+"$initrd_add"} 
 if [[ -z $kunit && $mode != test ]]; then
 	kunit=no-suite
 fi
-# Two 256 MiB RAM disks, whatever the config's defaults.
-cmdline="console=ttyS0 panic=-1 rdinit=/init brd.rd_nr=2 brd.rd_size=262144"
+# Two 256 MiB RAM disks, whatever the config's defaults. A 4 MiB log: the
+# checks read dmesg after every suite has run, and Debian's 128 KiB
+# (LOG_BUF_SHIFT=17) has lost the sample modules' lines by then on 6.12.
+cmdline="console=ttyS0 panic=-1 rdinit=/init brd.rd_nr=2 brd.rd_size=262144 log_buf_len=4M"
 cmdline+=" ${kunit:+kunit.filter_glob=$kunit} $append"
 # TCG's "max" CPU says AuthenticAMD family 6, which the kernel takes for an
 # Athlon without SMP support and warns about; the Intel vendor string avoids it.
