@@ -333,7 +333,7 @@ $(STRESS_NG_CPIO): scripts/stress-ng-rootfs.sh $(wildcard $(HARNESS)/distro-chec
 # make deb        BASE=debian: bindeb-pkg of FLAVOR's kernel (release, what
 #                  users ship, unless FLAVOR is given), packages in build/deb/
 deb: kernel
-	@scripts/deps.sh $(B) $(TARBALL) dpkg-buildpackage=dpkg-dev fakeroot=fakeroot rsync=rsync
+	@scripts/deps.sh $(B) $(TARBALL) dpkg-buildpackage=dpkg-dev fakeroot=fakeroot rsync=rsync dh_listpackages=debhelper
 	@scripts/deb.sh "$(TREE)" $(OUT) $(B) $(JOBS)
 
 # make mutation-check  break each safety property of the release fast path in
