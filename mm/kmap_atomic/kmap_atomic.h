@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between mm/highmem.c, mm/kmap_atomic/core.c, mm/kmap_atomic/debug.c,
- * mm/kmap_atomic/any_order.c and mm/kmap_atomic/to_page.c (and the misuse
- * KUnit suite, which reads one count): slots by index
+ * Between mm/highmem.c and the code in mm/kmap_atomic/: slots by index
  * (with the slots only), typed maps on kmap_local's stack, the hooks an
- * architecture may override, and what a lowmem address is
- * (kmap_atomic_to_page() needs it without the slots too).
+ * architecture may override, and what a lowmem address is (which the
+ * code built without the slots needs too).
  */
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
