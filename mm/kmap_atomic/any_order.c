@@ -25,12 +25,6 @@
 
 #include "kmap_atomic.h"
 
-/* Is @vaddr in kmap_local's fixmap range (kmap_local_page(), kmap_atomic(page))? */
-bool kmap_atomic_is_local(unsigned long vaddr)
-{
-	return vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN);
-}
-
 /*
  * The address of entry @idx of this task's kmap_local stack, at the index
  * mm/highmem.c gives it (kmap_local_calc_idx(), which no architecture

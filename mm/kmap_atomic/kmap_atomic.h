@@ -19,6 +19,14 @@ static inline bool kmap_atomic_is_lowmem(unsigned long vaddr)
 	return vaddr >= PAGE_OFFSET && vaddr < (unsigned long)high_memory;
 }
 
+#ifdef CONFIG_KMAP_LOCAL
+/* kmap_local's fixmap range, every CPU's (kmap_local_page(), kmap_atomic(page)). */
+static inline bool kmap_atomic_is_local(unsigned long vaddr)
+{
+	return vaddr >= __fix_to_virt(FIX_KMAP_END) && vaddr <= __fix_to_virt(FIX_KMAP_BEGIN);
+}
+#endif
+
 /*
  * The interrupt level this CPU runs at: 0 in a task, else the softirq,
  * hard interrupt and NMI nesting (an #MC or #DB in an NMI is a level of
@@ -53,7 +61,6 @@ static inline unsigned int kmap_atomic_level(void)
 #endif
 
 /* mm/kmap_atomic/any_order.c: typed maps on kmap_local's stack. */
-bool kmap_atomic_is_local(unsigned long vaddr);
 int kmap_atomic_local_entry(unsigned long vaddr);
 unsigned long kmap_atomic_local_top(void);
 void kmap_atomic_release_buried(unsigned long vaddr);
