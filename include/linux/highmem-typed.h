@@ -266,8 +266,8 @@ static inline unsigned long kmap_atomic_reports(void)
  *
  * Written kmap_atomic(page, type): kmap_atomic_prot_typed() with kmap_prot.
  *
- * Return: the kernel virtual address of @page; NULL only for misuse past
- * every spare, as kmap_atomic_prot_typed() says.
+ * Return: the kernel virtual address of @page; NULL only for misuse,
+ * where kmap_atomic_prot_typed() says.
  */
 #define kmap_atomic_typed(page, type)					\
 ({									\
@@ -283,7 +283,7 @@ static inline unsigned long kmap_atomic_reports(void)
  * Written kmap_atomic_pfn(pfn, type). Always uses the slot, lowmem or not.
  *
  * Return: the kernel virtual address of the page frame; NULL only for
- * misuse past every spare, as kmap_atomic_prot_typed() says.
+ * misuse, where kmap_atomic_prot_typed() says.
  */
 #define kmap_atomic_pfn_typed(pfn, type)				\
 ({									\

@@ -6,9 +6,10 @@
  * The typed atomic kmap slots, one list for every architecture. Where an
  * architecture has them (it selects ARCH_HAS_KMAP_ATOMIC_SLOTS; x86-32),
  * with CONFIG_KMAP_ATOMIC_SLOTS each CPU owns one page of kernel address
- * space per slot; the caller names the slot, so kmap_atomic(page, type) never
- * fails and never waits. Elsewhere the names only let portable code
- * compile, and kmap_atomic(page, type) maps like kmap_atomic(page).
+ * space per slot; the caller names the slot, so kmap_atomic(page, type),
+ * with its context's slot, never fails and never waits. Elsewhere the
+ * names only let portable code compile, and kmap_atomic(page, type) maps
+ * like kmap_atomic(page).
  *
  * Two users of one slot on one CPU at once would overwrite each other's
  * mapping, which is why each slot belongs to one context:

@@ -11,7 +11,9 @@
  *
  * What would corrupt or crash is caught here, in every kernel, and the
  * kernel carries on: a map into a slot whose pte is not none (a collision)
- * or with a type that is no slot is given a spare slot of its own. One
+ * or with a type that is no slot is given a spare slot of its own, and
+ * with every spare in use a kmap_local entry (NULL in an NMI, or with
+ * kmap_local's stack full). One
  * record per CPU of what is held (struct kmap_atomic_held) decides what
  * an unmap stands for: a map of this context, released with its counts
  * (as every 2.6 unmap gave them back), or none, and then nothing changes.
@@ -595,7 +597,7 @@ void kmap_atomic_refuse(void)
 {
 	current->kmap_ctrl.typed_depth--;
 	pagefault_enable();
-	preempt_enable_no_resched();
+	preempt_enable();
 }
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
@@ -657,6 +659,17 @@ static bool drop_if(unsigned int i, struct task_struct *task, unsigned int level
 	if (outstanding(i, level, depth))
 		this_cpu_dec(kmap_atomic_outstanding);
 	return true;
+}
+
+/*
+ * Drop fallback record @i of this task, found stale with interrupts off:
+ * an NMI's typed unmap may drop it first, and only one may.
+ */
+static void drop_stale(unsigned int i)
+{
+	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
+
+	drop_if(i, current, h->level, h->depth);
 }
 
 /*
@@ -915,7 +928,7 @@ int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
 				continue;
 			if (i < KM_SLOTS_USED || fallback_live(h))
 				return i;
-			drop(i);
+			drop_stale(i);
 		}
 		return -1;
 	}
@@ -934,7 +947,7 @@ int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
 		if (h->task != current || h->vaddr != vaddr)
 			continue;
 		if (!fallback_live(h)) {
-			drop(i);
+			drop_stale(i);
 			continue;
 		}
 		if (h->level == kmap_atomic_level())
@@ -987,7 +1000,7 @@ void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int ty
 	/* This task's records: stale ones dropped, those left behind popped. */
 	for (i = KM_SLOTS_USED; i < KM_HELD_NR; i++) {
 		if (kc->held[i].task == current && !fallback_live(&kc->held[i]))
-			drop(i);
+			drop_stale(i);
 		else if (kc->held[i].task == current)
 			release_orphan(i);
 		if (!kc->held[i].task && !h)
@@ -1488,7 +1501,7 @@ void __kmap_atomic_reclaim(bool dying)
 		if (last < 0)
 			break;
 		if (last >= KM_SLOTS_USED && !fallback_live(&kc->held[last])) {
-			drop(last);
+			drop_stale(last);
 			continue;
 		}
 		n++;
@@ -1552,7 +1565,7 @@ unsigned int kmap_atomic_fallback_reclaim(void)
 			release(i, true);
 			n++;
 		} else {
-			drop(i);
+			drop_stale(i);
 		}
 	}
 	return n;

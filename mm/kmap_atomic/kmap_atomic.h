@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between mm/highmem.c and the code in mm/kmap_atomic/: slots by index
- * (with the slots only), typed maps on kmap_local's stack, the hooks an
- * architecture may override, and what a lowmem address is (which the
- * code built without the slots needs too).
+ * Between mm/highmem.c and the code in mm/kmap_atomic/: what a lowmem and
+ * a kmap_local address are (which the code built without the slots needs
+ * too), typed maps on kmap_local's stack, the hooks an architecture may
+ * override, and slots by index (with the slots only).
  */
 #ifndef _MM_KMAP_ATOMIC_H
 #define _MM_KMAP_ATOMIC_H
