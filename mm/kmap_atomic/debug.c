@@ -305,8 +305,9 @@ static void release(unsigned int idx, u8 ctx, unsigned long ip)
  * A misuse of @type (a collision, a type that is no slot, an NMI): a spare,
  * recorded (one left behind by a map whose counts were given back, if
  * none is free); past the last one, a kmap_local fallback, which may be
- * released in any order too; an NMI gets NULL: kmap_local's stack is the
- * interrupted task's, as does a task whose kmap_local stack is full.
+ * released in any order too. An NMI gets NULL there, since kmap_local's
+ * stack is the interrupted task's, and so does a task whose kmap_local
+ * stack is full.
  */
 static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, pgprot_t prot,
 		       u8 ctx, unsigned long ip)
