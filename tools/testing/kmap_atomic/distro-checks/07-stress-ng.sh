@@ -20,7 +20,7 @@ echo "stress-ng $($sng --version 2>&1 | head -1 | sed 's/^stress-ng, version //'
 	"$seconds s, ext2 on $dev"
 cd $mnt || { umount $mnt; exit 1; }
 ooms=$(dmesg | grep -c 'invoked oom-killer')
-$sng --vm 0 --vm-bytes 96M --page-in --fault 0 --mmap 0 --mmap-bytes 32M --mmap-file \
+$sng --vm 0 --vm-bytes 96M --page-in --fault 0 --mmap 0 --mmap-bytes 8M --mmap-file \
 	--fork 0 --pipe 0 --hdd 0 --hdd-bytes 24M --temp-path $mnt \
 	--verify --timeout "${seconds}s" --metrics-brief >/tmp/stress-ng.log 2>&1 &
 pid=$!
