@@ -38,7 +38,7 @@ enum km_context {
 		     kmap_atomic_pfn)(__VA_ARGS__)
 #define kunmap_atomic(...)						\
 	__kmap_pick2(__VA_ARGS__, kunmap_atomic_typed,			\
-		     kunmap_atomic_untyped)(__VA_ARGS__)
+		     kunmap_atomic_one)(__VA_ARGS__)
 
 /* A constant that is no slot does not compile. */
 #define __kmap_atomic_check_type(type)					\
@@ -111,6 +111,36 @@ static __always_inline void kmap_atomic_counts_give_back(void)
 	preempt_enable();
 }
 
+/*
+ * Is @addr in the typed slots' fixmap range (every CPU's named slots and
+ * spares)? The fixmap grows down: FIX_KMAP_ATOMIC_BEGIN is the top page.
+ */
+static __always_inline bool kmap_atomic_in_slots(const void *addr)
+{
+	unsigned long a = (unsigned long)addr;
+
+	return a >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
+	       (a & PAGE_MASK) <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN);
+}
+
+/*
+ * kunmap_atomic(addr), the one-argument form, given a typed map's address:
+ * upstream's unmap would leave the slot held and give back the counts its
+ * map raised, which the reclaim at the context's end would give back
+ * again. The typed unmap, under no type, releases it with them and
+ * reports the wrong type.
+ */
+#define kunmap_atomic_one(__addr)					\
+do {									\
+	const void *__ka_addr = (__addr);				\
+									\
+	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
+	if (unlikely(kmap_atomic_in_slots(__ka_addr)))			\
+		__kunmap_atomic_typed(__ka_addr, KM_TYPE_NR);		\
+	else								\
+		kunmap_atomic_untyped(__ka_addr);			\
+} while (0)
+
 /* The inline lowmem map's out-of-line parts (mm/kmap_atomic/core.c). */
 void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
 void __kmap_atomic_lowmem_in_irq(void);
@@ -179,19 +209,22 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
+#define kunmap_atomic_one(__addr)	kunmap_atomic_untyped(__addr)
+
 /*
  * With KMAP_ATOMIC_ANY_ORDER (HIGHMEM where the architecture has the
  * slots): any order, as 2.6's slots (mm/kmap_atomic/any_order.c); elsewhere
  * kmap_local's reverse order.
  */
-void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot);
-void kunmap_atomic_any_order(const void *addr);
+void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
+			    unsigned int type);
+void kunmap_atomic_any_order(const void *addr, unsigned int type);
 
 static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
 					pgprot_t prot)
 {
 	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
-		return kmap_atomic_any_order(page, page_to_pfn(page), prot);
+		return kmap_atomic_any_order(page, page_to_pfn(page), prot, type);
 	return kmap_atomic_prot(page, prot);
 }
 
@@ -212,14 +245,14 @@ static inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 					    enum km_type type)
 {
 	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
-		return kmap_atomic_any_order(NULL, pfn, __KMAP_ATOMIC_DEFAULT_PROT);
+		return kmap_atomic_any_order(NULL, pfn, __KMAP_ATOMIC_DEFAULT_PROT, type);
 	return kmap_atomic_pfn(pfn);
 }
 
 static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 {
 	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
-		kunmap_atomic_any_order(addr);
+		kunmap_atomic_any_order(addr, type);
 	else
 		__kunmap_atomic(addr);
 }
@@ -251,7 +284,7 @@ static inline unsigned long kmap_atomic_reports(void)
  *
  * Return: the kernel virtual address of @page; NULL, with a report and
  * preemption and page faults as before, only for misuse past every spare
- * in an NMI, or with kmap_local's stack full.
+ * in an NMI, or with kmap_local's stack half full.
  */
 #define kmap_atomic_prot_typed(page, type, prot)			\
 ({									\

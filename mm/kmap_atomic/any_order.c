@@ -107,6 +107,25 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 }
 
 #ifndef CONFIG_KMAP_ATOMIC_SLOTS
+/*
+ * What typed map each entry of the task's kmap_local stack is, for an
+ * unmap by the wrong pointer (2.6's kunmap_atomic(buf, KM_USER0)): its
+ * type, its place on the task's stack of typed maps (typed_depth) and its
+ * interrupt level. Valid while the entry's pte carries the tag, which a
+ * kmap_local_page() at the same index never does.
+ */
+static u32 typed_key(unsigned int type, int depth)
+{
+	BUILD_BUG_ON(KM_TYPE_NR >= 0xff);
+	return min_t(unsigned int, type, KM_TYPE_NR) | (u32)(depth & 0xff) << 8 |
+	       (kmap_atomic_level() >> SOFTIRQ_SHIFT) << 16;
+}
+
+static bool tagged(pte_t pte)
+{
+	return pte_present(pte) && (pte_val(pte) & arch_kmap_atomic_fallback_tag);
+}
+
 /* Map @pfn into a released entry of this level, if the stack has one. */
 static void *map_into_released(unsigned long pfn, pgprot_t prot)
 {
@@ -133,6 +152,7 @@ static void *map_into_released(unsigned long pfn, pgprot_t prot)
  * @page: the page to map, or NULL for kmap_atomic_pfn(pfn, type)
  * @pfn: its frame
  * @prot: the protection
+ * @type: the slot named, recorded for an unmap by the wrong pointer
  *
  * The one-argument kmap_atomic_prot(page, prot), or kmap_atomic_pfn(pfn),
  * into a released entry of kmap_local's stack at this interrupt level if
@@ -142,8 +162,10 @@ static void *map_into_released(unsigned long pfn, pgprot_t prot)
  *
  * Return: the address of the mapping.
  */
-void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot)
+void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
+			    unsigned int type)
 {
+	pgprot_t tagged_prot = __pgprot(pgprot_val(prot) | arch_kmap_atomic_fallback_tag);
 	unsigned long flags;
 	void *addr = NULL;
 
@@ -152,15 +174,19 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot)
 	else
 		preempt_disable();
 	pagefault_disable();
-	if (unlikely(this_cpu_read(kmap_atomic_released)) && (!page || PageHighMem(page))) {
-		/* An interrupt's maps and unmaps in between nest. */
-		local_irq_save(flags);
-		addr = map_into_released(pfn, prot);
-		local_irq_restore(flags);
-	}
-	if (addr)
-		return addr;
-	return page ? __kmap_local_page_prot(page, prot) : __kmap_local_pfn_prot(pfn, prot);
+	/* An interrupt's maps and unmaps in between nest; its keys are its own. */
+	local_irq_save(flags);
+	current->kmap_ctrl.typed_depth++;
+	if (unlikely(this_cpu_read(kmap_atomic_released)) && (!page || PageHighMem(page)))
+		addr = map_into_released(pfn, tagged_prot);
+	if (!addr)
+		addr = page ? __kmap_local_page_prot(page, tagged_prot) :
+			      __kmap_local_pfn_prot(pfn, tagged_prot);
+	if (kmap_atomic_is_local((unsigned long)addr & PAGE_MASK))
+		current->kmap_ctrl.typed_key[kmap_atomic_local_entry((unsigned long)addr)] =
+			typed_key(type, current->kmap_ctrl.typed_depth);
+	local_irq_restore(flags);
+	return addr;
 }
 EXPORT_SYMBOL(kmap_atomic_any_order);
 
@@ -198,35 +224,68 @@ static enum local_entry local_entry(unsigned long vaddr)
 	return idx == top ? ENTRY_TOP : ENTRY_UNDER;
 }
 
+/*
+ * The entry an unmap by a pointer that is no kmap_local address stands
+ * for: this context's last typed map, if it is a kmap_local entry of
+ * @type; else -1 (a lowmem map, 2.6's rule). Interrupts are off.
+ */
+static int wrong_pointer_entry(unsigned int type)
+{
+	u32 key = typed_key(type, current->kmap_ctrl.typed_depth);
+	int i;
+
+	for (i = current->kmap_ctrl.idx - 1; i >= 0; i--)
+		if (current->kmap_ctrl.typed_key[i] == key &&
+		    tagged(current->kmap_ctrl.pteval[i]))
+			return i;
+	return -1;
+}
+
 /**
  * kunmap_atomic_any_order - kunmap_atomic(addr, type) without the slots
  * @addr: the address kmap_atomic(page, type) returned, or one inside its page
+ * @type: the slot named
  *
  * Release the mapping in any order, as 2.6's slots could be: the top
  * entry as kunmap_atomic(addr) does, one under it by clearing and
  * flushing its own pte now (it faults from here on) and popping it once
  * the entries above it are gone. Then page faults and preemption
  * (migration on PREEMPT_RT) come back on, as with the one-argument
- * kunmap_atomic(). A lowmem address only does the latter (2.6's rule).
- * An address of kmap_local's range that maps nothing of this task's (an
- * unmap of a mapping already released) is reported and changes nothing,
- * the counts included.
+ * kunmap_atomic(). A lowmem address only does the latter (2.6's rule),
+ * unless this context's last typed map is a kmap_local entry of @type:
+ * a wrong pointer, reported, which releases that map, as the slots do,
+ * so that a loop of them leaves nothing on the stack. An address of
+ * kmap_local's range that maps nothing of this task's (an unmap of a
+ * mapping already released) is reported and changes nothing, the counts
+ * included.
  */
-void kunmap_atomic_any_order(const void *addr)
+void kunmap_atomic_any_order(const void *addr, unsigned int type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	enum local_entry entry;
 	unsigned long flags;
+	int wrong = -1;
 
 	/* An interrupt's maps and unmaps between the test and the release nest. */
 	local_irq_save(flags);
 	entry = local_entry(vaddr);
+	if (entry == ENTRY_TOP && !kmap_atomic_is_local(vaddr))
+		wrong = wrong_pointer_entry(type);
+	if (wrong >= 0 && wrong < current->kmap_ctrl.idx - 1)
+		entry = ENTRY_UNDER;
 	if (entry == ENTRY_UNDER)
-		kmap_atomic_release_buried(vaddr);
+		kmap_atomic_release_buried(wrong >= 0 ? kmap_atomic_local_addr(wrong) : vaddr);
+	if (entry != ENTRY_GONE && current->kmap_ctrl.typed_depth > 0)
+		current->kmap_ctrl.typed_depth--;
 	local_irq_restore(flags);
+	if (wrong >= 0) {
+		atomic_long_inc(&reports);
+		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p from type %u, a lowmem address, while this context's last map is a kmap_local mapping of that type (the wrong pointer?): that map released, its counts given back\n",
+			  (void *)_RET_IP_, addr, type);
+	}
 	switch (entry) {
 	case ENTRY_TOP:
-		__kunmap_atomic(addr);
+		__kunmap_atomic(wrong >= 0 ? (void *)kmap_atomic_local_addr(wrong) : addr);
 		return;
 	case ENTRY_GONE:
 		atomic_long_inc(&reports);

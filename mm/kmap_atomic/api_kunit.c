@@ -605,6 +605,152 @@ static void lowmem_unmap_by_another_pointer(struct kunit *test)
 			    "a lowmem map left kmap_local's stack changed");
 }
 
+/*
+ * Without the slots, 2.6's wrong pointer as a buggy driver runs it:
+ * kmap_atomic(page, type), then kunmap_atomic(buf, type) with a lowmem
+ * buffer, WRONG_LOOPS times with no corrective unmap, in a task, with
+ * bottom halves off and in a hard interrupt. Each is reported and
+ * releases the map it stands for, as with the slots: kmap_local's stack
+ * stays where it was (kmap_local BUG()s past KM_MAX_IDX entries), and the
+ * counts are given back once per map. With the slots, the
+ * kmap_atomic_survive suite runs the same.
+ */
+#define WRONG_LOOPS	1000
+
+enum wrong_where { WRONG_IN_TASK, WRONG_BH_OFF, WRONG_IN_HARDIRQ, WRONG_WHERE_NR };
+
+static const char * const wrong_where_names[WRONG_WHERE_NR] = {
+	"a task", "bottom halves off", "a hard interrupt",
+};
+
+static const enum km_type wrong_type[WRONG_WHERE_NR] = { KM_USER0, KM_SOFTIRQ0, KM_IRQ0 };
+
+struct wrong_loop {
+	struct irq_work work;
+	struct page *page;
+	u32 *buf;
+	enum km_type type;
+	unsigned int lost;
+	int depth_before, depth_after;
+	struct atomic_state before, after;
+	bool hardirq;
+};
+
+static void wrong_pointer_loop(struct wrong_loop *w)
+{
+	unsigned int i;
+	u32 *p;
+
+	w->hardirq = in_hardirq();
+	w->depth_before = kmap_local_depth();
+	w->before = atomic_state_now();
+	for (i = 0; i < WRONG_LOOPS; i++) {
+		p = kmap_atomic(w->page, w->type);
+		w->lost += !holds(p, 0x26b0);
+		kunmap_atomic(w->buf, w->type);
+	}
+	w->depth_after = kmap_local_depth();
+	w->after = atomic_state_now();
+}
+
+static void wrong_pointer_irq_fn(struct irq_work *work)
+{
+	wrong_pointer_loop(container_of(work, struct wrong_loop, work));
+}
+
+static void wrong_pointer_in_a_loop(struct kunit *test)
+{
+	struct page *page = best_page(16);
+	unsigned long reports;
+	unsigned int where;
+
+	if (IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) || !IS_ENABLED(CONFIG_KMAP_ATOMIC_ANY_ORDER))
+		kunit_skip(test, "for kernels without the slots on x86-32");
+	need_two_highmem(test, page, page);
+	fill_page(page, 0x26b0);
+	kmap_test_misuses();
+	migrate_disable();
+	for (where = 0; where < WRONG_WHERE_NR; where++) {
+		struct wrong_loop w = {
+			.work = IRQ_WORK_INIT_HARD(wrong_pointer_irq_fn),
+			.page = page,
+			.type = wrong_type[where],
+		};
+		const char *name = wrong_where_names[where];
+
+		w.buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, w.buf);
+		reports = kmap_atomic_reports();
+		pr_info("KMAP-EXPECT-BEGIN the wrong pointer in a loop in %s\n", name);
+		if (where == WRONG_IN_HARDIRQ) {
+			irq_work_queue(&w.work);
+			irq_work_sync(&w.work);
+			KUNIT_EXPECT_TRUE_MSG(test, w.hardirq, "irq_work did not run in a hard interrupt");
+		} else {
+			if (where == WRONG_BH_OFF)
+				local_bh_disable();
+			wrong_pointer_loop(&w);
+			if (where == WRONG_BH_OFF)
+				local_bh_enable();
+		}
+		pr_info("KMAP-EXPECT-END the wrong pointer in a loop in %s\n", name);
+		reports = kmap_atomic_reports() - reports;
+
+		KUNIT_EXPECT_EQ_MSG(test, w.lost, 0U, "maps that did not show their page in %s",
+				    name);
+		KUNIT_EXPECT_EQ_MSG(test, reports, (unsigned long)WRONG_LOOPS,
+				    "wrong pointers reported in %s", name);
+		KUNIT_EXPECT_EQ_MSG(test, w.depth_after, w.depth_before,
+				    "kmap_local's stack after the loop in %s", name);
+		KUNIT_EXPECT_EQ_MSG(test, w.after.preempt, w.before.preempt,
+				    "preempt_count() after the loop in %s", name);
+		KUNIT_EXPECT_EQ_MSG(test, w.after.pagefault, w.before.pagefault,
+				    "page-fault count after the loop in %s", name);
+	}
+	migrate_enable();
+}
+
+/*
+ * The 2.6-correct code that looks like it draws no report and releases
+ * nothing: a lowmem map over a highmem one, of another type, then of the
+ * same type, each unmapped by another lowmem pointer (2.6's rule, which
+ * shmem relied on), then the highmem one by its own address.
+ */
+static void lowmem_unmap_over_a_highmem_map(struct kunit *test)
+{
+	struct page *page = best_page(17);
+	int depth = kmap_local_depth();
+	struct atomic_state before;
+	void *slab;
+	u32 *high;
+	bool kept, kept_same;
+
+	if (!IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) &&
+	    IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP))
+		kunit_skip(test, "kmap_local maps lowmem here (DEBUG_KMAP_LOCAL_FORCE_MAP)");
+	need_two_highmem(test, page, page);
+	need_any_order(test);
+	slab = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slab);
+	fill_page(page, 0x26c0);
+	before = atomic_state_now();
+	high = kmap_atomic(page, KM_USER0);
+	kmap_atomic(ZERO_PAGE(0), KM_USER1);
+	kunmap_atomic(slab, KM_USER1);
+	kept = holds(high, 0x26c0);
+	kmap_atomic(ZERO_PAGE(0), KM_USER0);
+	kunmap_atomic(slab, KM_USER0);
+	kept_same = holds(high, 0x26c0);
+	kunmap_atomic(high, KM_USER0);
+
+	KUNIT_EXPECT_TRUE_MSG(test, kept, "a lowmem unmap of KM_USER1 took KM_USER0's map");
+	KUNIT_EXPECT_TRUE_MSG(test, kept_same,
+			      "a lowmem unmap of the lowmem KM_USER0 map took the highmem one under it");
+	expect_restored(test, before);
+	expect_unmapped(test, page, high);
+	KUNIT_EXPECT_EQ(test, kmap_local_depth(), depth);
+}
+
 /* KM_IRQ0 in a hard interrupt, KM_SOFTIRQ0 with bottom halves off. */
 struct irq_read {
 	struct irq_work work;
@@ -670,6 +816,8 @@ static struct kunit_case kmap_atomic_api_cases[] = {
 	KUNIT_CASE(preempted_holder_keeps_its_page),
 	KUNIT_CASE(map_by_pfn),
 	KUNIT_CASE(lowmem_unmap_by_another_pointer),
+	KUNIT_CASE(wrong_pointer_in_a_loop),
+	KUNIT_CASE(lowmem_unmap_over_a_highmem_map),
 	KUNIT_CASE(interrupt_and_softirq_slots),
 	{}
 };

@@ -13,7 +13,7 @@
  * kernel carries on: a map into a slot whose pte is not none (a collision)
  * or with a type that is no slot is given a spare slot of its own, and
  * with every spare in use a kmap_local entry (NULL in an NMI, or with
- * kmap_local's stack full). One
+ * kmap_local's stack half full). One
  * record per CPU of what is held (struct kmap_atomic_held) decides what
  * an unmap stands for: a map of this context, released with its counts
  * (as every 2.6 unmap gave them back), or none, and then nothing changes.
@@ -972,11 +972,12 @@ bool kmap_atomic_held_left(unsigned int i)
 
 /*
  * kmap_local's entries a fallback may take: kmap_local_idx_push() BUG()s
- * when the index reaches KM_MAX_IDX, and the task's own kmap_local maps
- * keep KM_LOCAL_RESERVE of them.
+ * when the index reaches KM_MAX_IDX, and every softirq, hard interrupt
+ * and NMI that comes on the task pushes its own maps on the same stack.
+ * Fallbacks leave it half: KM_LOCAL_RESERVE maps.
  */
 #define KM_LOCAL_INCR		(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
-#define KM_LOCAL_RESERVE	4
+#define KM_LOCAL_RESERVE	(KM_MAX_IDX / KM_LOCAL_INCR / 2)
 
 /*
  * With every spare in use, a misuse is mapped with kmap_local, and
@@ -1101,7 +1102,7 @@ static noinline void *map_misused(unsigned long pfn, enum km_type type,
 		report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
 		       "%pS maps %s on CPU%u with every spare in use and %s: not mapped, NULL returned",
 		       (void *)ip, kmap_atomic_slot_name(type), cpu,
-		       in_nmi() ? "in an NMI" : "kmap_local's stack full");
+		       in_nmi() ? "in an NMI" : "kmap_local's stack half full");
 		kmap_atomic_refuse();
 		return NULL;
 	}
@@ -1237,7 +1238,7 @@ EXPORT_SYMBOL(__kmap_atomic_pfn);
  * Return: the slot's virtual address, now mapping @pfn; a spare slot's if
  * @type is in use on this CPU or is no slot; with every spare in use, a
  * kmap_local address; NULL, with the counts given back, for an NMI with
- * every spare in use or with kmap_local's stack full.
+ * every spare in use or with kmap_local's stack half full.
  */
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
 {

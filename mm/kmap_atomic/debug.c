@@ -330,7 +330,7 @@ static void *map_spare(struct pending *p, unsigned long pfn, unsigned int type, 
 		note(p, KMAP_REPORT_NO_SPARE, ip,
 		     "%pS maps %s with every spare of CPU%u in use and %s: not mapped, NULL returned",
 		     (void *)ip, kmap_atomic_slot_name(type), smp_processor_id(),
-		     ctx == NMI ? "in an NMI" : "kmap_local's stack full");
+		     ctx == NMI ? "in an NMI" : "kmap_local's stack half full");
 		kmap_atomic_refuse();
 		return NULL;
 	}

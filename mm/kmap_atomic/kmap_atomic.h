@@ -90,6 +90,17 @@ static inline void kmap_atomic_pop_released(void)
 #ifndef arch_kmap_atomic_released_pte
 #define arch_kmap_atomic_released_pte(level)	pfn_pte((level) + 1, __pgprot(0))
 #endif
+
+/*
+ * A pte bit, meaningless in a kernel mapping, that tags a typed map's
+ * kmap_local entry (a slots kernel's fallback, every typed map without
+ * the slots), so that a kmap_local_page() of the same page at the same
+ * place is never taken for it. There is no safe default: the
+ * architecture names one of its software bits.
+ */
+#ifndef arch_kmap_atomic_fallback_tag
+#error "typed atomic kmaps on kmap_local need arch_kmap_atomic_fallback_tag, a software pte bit"
+#endif
 #else
 static inline void kmap_atomic_pop_released(void) { }
 #endif
@@ -152,17 +163,6 @@ void kmap_atomic_refuse(void);
 
 /* For the KUnit suite: is kmap_prot's pte template checked and in use? */
 bool kmap_atomic_template_in_use(void);
-
-/*
- * A pte bit, meaningless in a kernel mapping, that tags a kmap_local
- * fallback's pte, so that a kmap_local_page() of the same page at the
- * same place is never taken for it (and released by its typed unmap).
- * There is no safe default: the architecture names one of its software
- * bits.
- */
-#ifndef arch_kmap_atomic_fallback_tag
-#error "typed atomic kmap slots need arch_kmap_atomic_fallback_tag, a software pte bit"
-#endif
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 /* For mm/kmap_atomic/debug.c, which keeps its own record of the call sites. */

@@ -730,6 +730,47 @@ static void spares_exhausted(struct kunit *test)
 }
 
 /*
+ * Collisions in a loop with nothing unmapped, as a driver that never
+ * unmaps: spares, then kmap_local fallbacks, then NULL. The fallbacks
+ * must leave half of kmap_local's stack, on which every softirq, hard
+ * interrupt and NMI that comes on this task pushes its maps (kmap_local
+ * BUG()s when it is full); each NULL gives its counts back.
+ */
+#define UNTIL_NULL	(1 + KM_SPARE_SLOTS + KM_MAX_IDX)
+
+static void fallbacks_leave_half_the_stack(struct kunit *test)
+{
+	void **p = kunit_kcalloc(test, UNTIL_NULL, sizeof(*p), GFP_KERNEL);
+	int depth = current->kmap_ctrl.idx, deepest;
+	struct counts before, after;
+	struct page *page;
+	unsigned int n, i;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	page = seeded(HIGHMEM_BELOW_4G, 3);
+	counts_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN fallbacks until NULL\n");
+	for (n = 0; n < UNTIL_NULL; n++) {
+		p[n] = kmap_atomic(page, KM_USER0);
+		if (!p[n])
+			break;
+	}
+	deepest = current->kmap_ctrl.idx;
+	for (i = n; i-- > 0;)
+		kunmap_atomic(p[i], KM_USER0);
+	pr_info("KMAP-EXPECT-END fallbacks until NULL\n");
+	counts_now(&after);
+
+	KUNIT_EXPECT_LT_MSG(test, n, (unsigned int)UNTIL_NULL, "no map was refused");
+	KUNIT_EXPECT_GT_MSG(test, deepest, depth, "no kmap_local fallback was made");
+	KUNIT_EXPECT_LE_MSG(test, deepest, KM_MAX_IDX / 2,
+			    "fallbacks left less than half of kmap_local's stack");
+	expect_same_counts(test, &before, &after, "the maps, the NULLs and the unmaps");
+	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
+}
+
+/*
  * A fallback released with kunmap_local() (a misuse of its own) leaves its
  * record behind. A later kmap_local_page() gets the same address, of
  * another page or of the very same one; its typed unmap (another misuse)
@@ -904,6 +945,7 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),
+	KUNIT_CASE(fallbacks_leave_half_the_stack),
 	KUNIT_CASE(stale_fallback_record),
 	KUNIT_CASE(lowmem_unmap_of_another_pointer),
 	KUNIT_CASE(lowmem_unmap_of_a_highmem_map),

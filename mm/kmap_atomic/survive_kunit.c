@@ -48,6 +48,7 @@ enum bug {
 	WRONG_POINTER,		/* kunmap_atomic(buf, KM_USER0): a lowmem buffer */
 	WRONG_TYPE,		/* kmap_atomic(page, KM_USER1); kunmap_atomic(p, KM_USER0) */
 	LEAK_WITH_SPARE,	/* the slot and a spare mapped, neither unmapped */
+	ONE_ARG_UNMAP,		/* kmap_atomic(page, KM_USER0); kunmap_atomic(p) */
 	BUG_NR
 };
 
@@ -55,6 +56,7 @@ static const char * const bug_names[BUG_NR] = {
 	[WRONG_POINTER] = "the wrong pointer unmapped",
 	[WRONG_TYPE] = "the wrong type unmapped",
 	[LEAK_WITH_SPARE] = "a slot and a spare never unmapped",
+	[ONE_ARG_UNMAP] = "a typed map unmapped with kunmap_atomic(addr)",
 };
 
 struct bug_case {
@@ -66,6 +68,7 @@ static const struct bug_case bug_cases[] = {
 	{ WRONG_POINTER, IN_TASK }, { WRONG_POINTER, IN_TASKLET }, { WRONG_POINTER, IN_HRTIMER },
 	{ WRONG_TYPE, IN_TASK }, { WRONG_TYPE, IN_TASKLET }, { WRONG_TYPE, IN_HRTIMER },
 	{ LEAK_WITH_SPARE, IN_TASKLET }, { LEAK_WITH_SPARE, IN_HRTIMER },
+	{ ONE_ARG_UNMAP, IN_TASK }, { ONE_ARG_UNMAP, IN_TASKLET }, { ONE_ARG_UNMAP, IN_HRTIMER },
 };
 
 static void bug_case_desc(const struct bug_case *c, char *desc)
@@ -193,6 +196,11 @@ static void run_bug(void *arg)
 			q = kmap_atomic(r->pages[1], a);	/* a collision: a spare */
 			r->lost += *p != seed_of(page);
 			r->lost += *q != seed_of(r->pages[1]);
+			break;
+		case ONE_ARG_UNMAP:
+			p = kmap_atomic(page, a);
+			r->lost += *p != seed_of(page);
+			kunmap_atomic(p);
 			break;
 		case BUG_NR:
 			break;
