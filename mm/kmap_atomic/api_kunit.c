@@ -685,7 +685,8 @@ static void wrong_pointer_in_a_loop(struct kunit *test)
 		if (where == WRONG_IN_HARDIRQ) {
 			irq_work_queue(&w.work);
 			irq_work_sync(&w.work);
-			KUNIT_EXPECT_TRUE_MSG(test, w.hardirq, "irq_work did not run in a hard interrupt");
+			KUNIT_EXPECT_TRUE_MSG(test, w.hardirq,
+					      "irq_work did not run in a hard interrupt");
 		} else {
 			if (where == WRONG_BH_OFF)
 				local_bh_disable();
