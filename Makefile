@@ -344,6 +344,7 @@ deb: kernel
 mutation-check:
 	@+$(MAKE) --no-print-directory kernel FLAVOR=release
 	@+$(MAKE) --no-print-directory kernel FLAVOR=debug
+	@+$(MAKE) --no-print-directory kernel FLAVOR=release SLOTS=n
 	@+$(MAKE) --no-print-directory initramfs
 	@scripts/mutation-check.sh $(TOP) $(B) $(JOBS) $(MEM) $(TIMEOUT) '$(MUTANTS)'
 

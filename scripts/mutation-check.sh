@@ -23,7 +23,11 @@
 # leaked kmap_local fallback popped), with the debug flavor rebuilt and
 # booted with its built-in suites; from include/linux/highmem-internal.h
 # (an upstream file the series patches), is_kmap_addr()'s typed slots,
-# which hardened usercopy relies on. The boot must fail. The file is put back
+# which hardened usercopy relies on; from include/linux/highmem-typed.h,
+# the one-argument unmap of a slot sent to the typed unmap; from
+# mm/kmap_atomic/any_order.c, without the slots (the release flavor with
+# SLOTS=n and its kmap_atomic_api suite), the wrong pointer's release.
+# The boot must fail. The file is put back
 # afterwards, whatever happens, and each kernel rebuilt from it.
 # A mutant counts as caught only if the KUnit case that guards its property
 # fails, or the kernel oopses or panics before that case could run; a boot
@@ -37,7 +41,8 @@ repo=$1 build=$2 jobs=$3 mem=$4 timeout=$5 only=${6:-}
 find_tree || { echo "mutation-check: no kernel tree: run 'make tree' first" >&2; exit 1; }
 logs=$build/mutation
 mkdir -p "$logs"
-files=(mm/kmap_atomic/core.c mm/kmap_atomic/debug.c include/linux/highmem-internal.h)
+files=(mm/kmap_atomic/core.c mm/kmap_atomic/debug.c include/linux/highmem-internal.h
+       include/linux/highmem-typed.h mm/kmap_atomic/any_order.c)
 # Each file as the series makes it: the overlay's, or a patched upstream
 # file as make tree left it (kept before the first mutant).
 orig=$state/mutation-orig
@@ -114,6 +119,7 @@ mutations=(
 	'no-fallback-map-event|s/^\ttrace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-fallback-unmap-event|s/^\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
+	'fallbacks-take-most-of-the-stack|s#^\(\#define KM_LOCAL_RESERVE\t\).*#\14#|kmap_atomic_misuse.fallbacks_leave_half_the_stack'
 )
 # (include/linux/highmem-internal.h, patched by the series; the release
 # flavor: most of the kernel includes it, so this one rebuilds it all)
@@ -129,6 +135,15 @@ debug_mutations=(
 	'debug-records-lowmem|s/^\(\t*\)if (page \&\& !PageHighMem(page)) {$/\1if (0) {/|kmap_atomic_debug.correct_26_usage_is_quiet'
 	'debug-leak-keeps-fallback|s/unsigned int n = kmap_atomic_fallback_reclaim();/unsigned int n = 0;/|kmap_atomic_debug.leak_past_the_last_spare'
 	'debug-accepts-kmap-local|s/^\(\t*\)explain_unmap(p, kc, addr, type, ctx, ip);/\1{ ok = kmap_atomic_is_local(base); if (!ok) explain_unmap(p, kc, addr, type, ctx, ip); }/|kmap_atomic_debug.unmap_mismatch'
+)
+# (include/linux/highmem-typed.h, the release flavor; it rebuilds it all)
+header_mutations=(
+	'one-arg-unmap-of-a-slot-not-routed|s/unlikely(kmap_atomic_in_slots(__ka_addr))/0/|kmap_atomic_survive.buggy_loop'
+)
+# (mm/kmap_atomic/any_order.c, the release flavor without the slots, the
+# path an RT kernel takes)
+any_order_mutations=(
+	'no-slots-wrong-pointer-kept|s/^\tu32 key = typed_key(type, current->kmap_ctrl.typed_depth);$/&\n\n\treturn -1;/|kmap_atomic_api.wrong_pointer_in_a_loop'
 )
 
 caught=0 total=0
@@ -150,7 +165,9 @@ run_mutant() {
 	make -s -C "$tree" O="$out" ARCH=i386 -j"$jobs" bzImage modules
 	# Release: the suites as modules; debug: built in, run at boot.
 	local kunit=() glob=()
-	if [[ $flavor = release ]]; then
+	if [[ $flavor = release-noslots ]]; then
+		kunit=("$out/mm/kmap_atomic/kmap_atomic_api_kunit.ko")
+	elif [[ $flavor = release ]]; then
 		kunit=("$out/mm/kmap_atomic/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_misuse_kunit.ko"
 		       "$out/mm/kmap_atomic/kmap_atomic_survive_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_trace_kunit.ko")
 	else
@@ -185,5 +202,7 @@ run_mutant() {
 for m in "${mutations[@]}"; do run_mutant release mm/kmap_atomic/core.c "$m"; done
 for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic/debug.c "$m"; done
 for m in "${upstream_mutations[@]}"; do run_mutant release include/linux/highmem-internal.h "$m"; done
+for m in "${header_mutations[@]}"; do run_mutant release include/linux/highmem-typed.h "$m"; done
+for m in "${any_order_mutations[@]}"; do run_mutant release-noslots mm/kmap_atomic/any_order.c "$m"; done
 echo "mutation-check: $caught of $total mutations caught (logs in ${logs#"$repo"/})"
 ((caught == total))
