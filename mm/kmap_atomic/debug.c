@@ -7,8 +7,9 @@
  * (core.c): a pte is claimed from none with one cmpxchg before the
  * record is written, so an NMI between the two finds the slot taken. In an
  * NMI only the NMI slots (KM_NMI, KM_NMI_PTE, KM_KDB) are used as named; any
- * other type there is reported and given a spare kept for NMIs, so that
- * the NMI never takes the slot of the context it interrupted.
+ * other type there is reported and given a spare (any free one: the last
+ * KM_NMI_SPARES are kept for NMIs), so that the NMI never takes the slot
+ * of the context it interrupted.
  *
  * A misuse is reported through WARN once per call site and kind, and
  * counted every time, and loses nothing: a map into a held slot gets a
