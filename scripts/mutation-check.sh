@@ -119,7 +119,7 @@ mutations=(
 	'no-fallback-map-event|s/^\ttrace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-fallback-unmap-event|s/^\ttrace_kmap_atomic_unmap(type, pfn, vaddr, ip);$/\tbarrier();/|kmap_atomic_trace.fallback_is_traced'
 	'no-report-event|s/trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip);/(void)0;/|kmap_atomic_trace.collision_is_traced'
-	'fallbacks-take-most-of-the-stack|s#^\(\#define KM_LOCAL_RESERVE\t\).*#\14#|kmap_atomic_misuse.fallbacks_leave_half_the_stack'
+	'fallbacks-take-most-of-the-stack|s/KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX/KM_LOCAL_INCR * 5 >= KM_MAX_IDX/|kmap_atomic_misuse.fallbacks_leave_half_the_stack'
 )
 # (include/linux/highmem-internal.h, patched by the series; the release
 # flavor: most of the kernel includes it, so this one rebuilds it all)
@@ -138,7 +138,7 @@ debug_mutations=(
 )
 # (include/linux/highmem-typed.h, the release flavor; it rebuilds it all)
 header_mutations=(
-	'one-arg-unmap-of-a-slot-not-routed|s/unlikely(kmap_atomic_in_slots(__ka_addr))/0/|kmap_atomic_survive.buggy_loop'
+	'one-arg-unmap-of-a-typed-map-not-routed|s/unlikely(kmap_atomic_one_is_typed(__ka_addr))/0/|kmap_atomic_survive.buggy_loop'
 )
 # (mm/kmap_atomic/any_order.c, the release flavor without the slots, the
 # path an RT kernel takes)

@@ -112,30 +112,39 @@ static __always_inline void kmap_atomic_counts_give_back(void)
 }
 
 /*
- * Is @addr in the typed slots' fixmap range (every CPU's named slots and
- * spares)? The fixmap grows down: FIX_KMAP_ATOMIC_BEGIN is the top page.
+ * Is the one-argument kunmap_atomic() of @addr the unmap of a typed map?
+ * Of a named slot or a spare (the slots' fixmap range, every CPU's; the
+ * fixmap grows down from FIX_KMAP_ATOMIC_BEGIN, the top page), yes. Of
+ * any other address (a lowmem page's, a kmap_local fallback's), when
+ * every page-fault disable the task holds is a typed map's: then there is
+ * no one-argument map or pagefault_disable() it could stand for.
  */
-static __always_inline bool kmap_atomic_in_slots(const void *addr)
+static __always_inline bool kmap_atomic_one_is_typed(const void *addr)
 {
 	unsigned long a = (unsigned long)addr;
+	int typed = current->kmap_ctrl.typed_depth;
 
-	return a >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
-	       (a & PAGE_MASK) <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN);
+	if (a >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
+	    (a & PAGE_MASK) <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN))
+		return true;
+	return unlikely(typed) && current->pagefault_disabled <= typed;
 }
 
 /*
  * kunmap_atomic(addr), the one-argument form, given a typed map's address:
- * upstream's unmap would leave the slot held and give back the counts its
- * map raised, which the reclaim at the context's end would give back
- * again. The typed unmap, under no type, releases it with them and
- * reports the wrong type.
+ * upstream's unmap would give back the counts its map raised and leave
+ * the map held (a slot, a fallback) or on the task's stack of typed maps
+ * (a lowmem page), which the reclaim at the context's end would give back
+ * again. The typed unmap, under no type, releases it with them; a slot's
+ * or a fallback's is reported as the wrong type, a lowmem page's is
+ * 2.6's rule.
  */
 #define kunmap_atomic_one(__addr)					\
 do {									\
 	const void *__ka_addr = (__addr);				\
 									\
 	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
-	if (unlikely(kmap_atomic_in_slots(__ka_addr)))			\
+	if (unlikely(kmap_atomic_one_is_typed(__ka_addr)))		\
 		__kunmap_atomic_typed(__ka_addr, KM_TYPE_NR);		\
 	else								\
 		kunmap_atomic_untyped(__ka_addr);			\

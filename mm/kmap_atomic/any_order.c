@@ -110,20 +110,56 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 /*
  * What typed map each entry of the task's kmap_local stack is, for an
  * unmap by the wrong pointer (2.6's kunmap_atomic(buf, KM_USER0)): its
- * type, its place on the task's stack of typed maps (typed_depth) and its
- * interrupt level. Valid while the entry's pte carries the tag, which a
- * kmap_local_page() at the same index never does.
+ * type, how many typed maps of lowmem pages (which take no entry) its
+ * context made after it and holds still, and its interrupt level. Valid
+ * while the entry's pte carries the tag, which a kmap_local_page() at the
+ * same index never does. Interrupts are off wherever they are read or
+ * written.
  */
-static u32 typed_key(unsigned int type, int depth)
+#define KEY_TYPE		0xffU
+#define KEY_LOWMEM		(0xffU << 8)
+#define KEY_LOWMEM_ONE		(1U << 8)
+#define KEY_LEVEL_SHIFT		16
+
+static u32 level_key(void)
 {
-	BUILD_BUG_ON(KM_TYPE_NR >= 0xff);
-	return min_t(unsigned int, type, KM_TYPE_NR) | (u32)(depth & 0xff) << 8 |
-	       (kmap_atomic_level() >> SOFTIRQ_SHIFT) << 16;
+	BUILD_BUG_ON(KM_TYPE_NR >= KEY_TYPE);
+	return (kmap_atomic_level() >> SOFTIRQ_SHIFT) << KEY_LEVEL_SHIFT;
 }
 
 static bool tagged(pte_t pte)
 {
 	return pte_present(pte) && (pte_val(pte) & arch_kmap_atomic_fallback_tag);
+}
+
+/* This context's last typed entry on the stack at or under @top, or -1. */
+static int last_typed_entry(int top)
+{
+	u32 level = level_key();
+	int i;
+
+	for (i = top; i >= 0; i--)
+		if (tagged(current->kmap_ctrl.pteval[i]) &&
+		    (current->kmap_ctrl.typed_key[i] >> KEY_LEVEL_SHIFT << KEY_LEVEL_SHIFT) == level)
+			return i;
+	return -1;
+}
+
+/*
+ * Entry @idx is released: the lowmem maps counted on it go to the typed
+ * entry of its context under it, which they were made after too.
+ */
+static void pass_lowmem_down(int idx)
+{
+	u32 lowmem = current->kmap_ctrl.typed_key[idx] & KEY_LOWMEM;
+	int under;
+
+	if (!lowmem || !tagged(current->kmap_ctrl.pteval[idx]))
+		return;
+	under = last_typed_entry(idx - 1);
+	if (under >= 0)
+		current->kmap_ctrl.typed_key[under] +=
+			min(lowmem, KEY_LOWMEM - (current->kmap_ctrl.typed_key[under] & KEY_LOWMEM));
 }
 
 /* Map @pfn into a released entry of this level, if the stack has one. */
@@ -152,7 +188,7 @@ static void *map_into_released(unsigned long pfn, pgprot_t prot)
  * @page: the page to map, or NULL for kmap_atomic_pfn(pfn, type)
  * @pfn: its frame
  * @prot: the protection
- * @type: the slot named, recorded for an unmap by the wrong pointer
+ * @type: the slot named, kept for an unmap by the wrong pointer
  *
  * The one-argument kmap_atomic_prot(page, prot), or kmap_atomic_pfn(pfn),
  * into a released entry of kmap_local's stack at this interrupt level if
@@ -168,6 +204,7 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 	pgprot_t tagged_prot = __pgprot(pgprot_val(prot) | arch_kmap_atomic_fallback_tag);
 	unsigned long flags;
 	void *addr = NULL;
+	int idx;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		migrate_disable();
@@ -176,15 +213,21 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 	pagefault_disable();
 	/* An interrupt's maps and unmaps in between nest; its keys are its own. */
 	local_irq_save(flags);
-	current->kmap_ctrl.typed_depth++;
 	if (unlikely(this_cpu_read(kmap_atomic_released)) && (!page || PageHighMem(page)))
 		addr = map_into_released(pfn, tagged_prot);
 	if (!addr)
 		addr = page ? __kmap_local_page_prot(page, tagged_prot) :
 			      __kmap_local_pfn_prot(pfn, tagged_prot);
-	if (kmap_atomic_is_local((unsigned long)addr & PAGE_MASK))
-		current->kmap_ctrl.typed_key[kmap_atomic_local_entry((unsigned long)addr)] =
-			typed_key(type, current->kmap_ctrl.typed_depth);
+	if (kmap_atomic_is_local((unsigned long)addr & PAGE_MASK)) {
+		idx = kmap_atomic_local_entry((unsigned long)addr);
+		current->kmap_ctrl.typed_key[idx] = min_t(unsigned int, type, KM_TYPE_NR) |
+						     level_key();
+	} else {
+		/* A lowmem page takes no entry: count it on the last one. */
+		idx = last_typed_entry(current->kmap_ctrl.idx - 1);
+		if (idx >= 0 && (current->kmap_ctrl.typed_key[idx] & KEY_LOWMEM) != KEY_LOWMEM)
+			current->kmap_ctrl.typed_key[idx] += KEY_LOWMEM_ONE;
+	}
 	local_irq_restore(flags);
 	return addr;
 }
@@ -225,20 +268,24 @@ static enum local_entry local_entry(unsigned long vaddr)
 }
 
 /*
- * The entry an unmap by a pointer that is no kmap_local address stands
- * for: this context's last typed map, if it is a kmap_local entry of
- * @type; else -1 (a lowmem map, 2.6's rule). Interrupts are off.
+ * The entry an unmap by a pointer outside kmap_local's range stands for:
+ * this context's last typed entry, if it is of @type and no typed map of
+ * a lowmem page made after it is held (2.6's rule: that pointer is for
+ * one of those, which is counted off); else -1. Interrupts are off.
  */
 static int wrong_pointer_entry(unsigned int type)
 {
-	u32 key = typed_key(type, current->kmap_ctrl.typed_depth);
-	int i;
+	int last = last_typed_entry(current->kmap_ctrl.idx - 1);
+	u32 *key;
 
-	for (i = current->kmap_ctrl.idx - 1; i >= 0; i--)
-		if (current->kmap_ctrl.typed_key[i] == key &&
-		    tagged(current->kmap_ctrl.pteval[i]))
-			return i;
-	return -1;
+	if (last < 0)
+		return -1;
+	key = &current->kmap_ctrl.typed_key[last];
+	if (*key & KEY_LOWMEM) {
+		*key -= KEY_LOWMEM_ONE;
+		return -1;
+	}
+	return (*key & KEY_TYPE) == min_t(unsigned int, type, KM_TYPE_NR) ? last : -1;
 }
 
 /**
@@ -251,10 +298,11 @@ static int wrong_pointer_entry(unsigned int type)
  * flushing its own pte now (it faults from here on) and popping it once
  * the entries above it are gone. Then page faults and preemption
  * (migration on PREEMPT_RT) come back on, as with the one-argument
- * kunmap_atomic(). A lowmem address only does the latter (2.6's rule),
- * unless this context's last typed map is a kmap_local entry of @type:
- * a wrong pointer, reported, which releases that map, as the slots do,
- * so that a loop of them leaves nothing on the stack. An address of
+ * kunmap_atomic(). Any other address (lowmem) only does the latter
+ * (2.6's rule), unless this context's last typed map is a kmap_local
+ * entry of @type with no lowmem typed map after it: a wrong pointer,
+ * reported, which releases that map, as the slots do, so that a loop of
+ * them leaves nothing on the stack. An address of
  * kmap_local's range that maps nothing of this task's (an unmap of a
  * mapping already released) is reported and changes nothing, the counts
  * included.
@@ -271,16 +319,16 @@ void kunmap_atomic_any_order(const void *addr, unsigned int type)
 	entry = local_entry(vaddr);
 	if (entry == ENTRY_TOP && !kmap_atomic_is_local(vaddr))
 		wrong = wrong_pointer_entry(type);
+	else if (entry != ENTRY_GONE)
+		pass_lowmem_down(kmap_atomic_local_entry(vaddr));
 	if (wrong >= 0 && wrong < current->kmap_ctrl.idx - 1)
 		entry = ENTRY_UNDER;
 	if (entry == ENTRY_UNDER)
 		kmap_atomic_release_buried(wrong >= 0 ? kmap_atomic_local_addr(wrong) : vaddr);
-	if (entry != ENTRY_GONE && current->kmap_ctrl.typed_depth > 0)
-		current->kmap_ctrl.typed_depth--;
 	local_irq_restore(flags);
 	if (wrong >= 0) {
 		atomic_long_inc(&reports);
-		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p from type %u, a lowmem address, while this context's last map is a kmap_local mapping of that type (the wrong pointer?): that map released, its counts given back\n",
+		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p from type %u, no kmap_local address, while this context's last map is a kmap_local mapping of that type (the wrong pointer?): that map released, its counts given back\n",
 			  (void *)_RET_IP_, addr, type);
 	}
 	switch (entry) {

@@ -715,25 +715,28 @@ static void wrong_pointer_in_a_loop(struct kunit *test)
  * The 2.6-correct code that looks like it draws no report and releases
  * nothing: a lowmem map over a highmem one, of another type, then of the
  * same type, each unmapped by another lowmem pointer (2.6's rule, which
- * shmem relied on), then the highmem one by its own address.
+ * shmem relied on), then the highmem one by its own address; and a lowmem
+ * map of a type over a highmem one of that type that came to be the last
+ * after an out-of-order unmap of the one above it.
  */
 static void lowmem_unmap_over_a_highmem_map(struct kunit *test)
 {
-	struct page *page = best_page(17);
+	struct page *page = best_page(17), *other = second_best_page(18);
 	int depth = kmap_local_depth();
 	struct atomic_state before;
+	bool kept, kept_same, kept_after_reorder;
+	u32 *high, *above;
 	void *slab;
-	u32 *high;
-	bool kept, kept_same;
 
 	if (!IS_ENABLED(CONFIG_KMAP_ATOMIC_SLOTS) &&
 	    IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP))
 		kunit_skip(test, "kmap_local maps lowmem here (DEBUG_KMAP_LOCAL_FORCE_MAP)");
-	need_two_highmem(test, page, page);
+	need_two_highmem(test, page, other);
 	need_any_order(test);
 	slab = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, slab);
 	fill_page(page, 0x26c0);
+	migrate_disable();
 	before = atomic_state_now();
 	high = kmap_atomic(page, KM_USER0);
 	kmap_atomic(ZERO_PAGE(0), KM_USER1);
@@ -744,9 +747,20 @@ static void lowmem_unmap_over_a_highmem_map(struct kunit *test)
 	kept_same = holds(high, 0x26c0);
 	kunmap_atomic(high, KM_USER0);
 
+	above = kmap_atomic(other, KM_USER1);
+	high = kmap_atomic(page, KM_USER0);
+	kunmap_atomic(above, KM_USER1);		/* out of order, legal in 2.6 */
+	kmap_atomic(ZERO_PAGE(0), KM_USER0);
+	kunmap_atomic(slab, KM_USER0);
+	kept_after_reorder = holds(high, 0x26c0);
+	kunmap_atomic(high, KM_USER0);
+	migrate_enable();
+
 	KUNIT_EXPECT_TRUE_MSG(test, kept, "a lowmem unmap of KM_USER1 took KM_USER0's map");
 	KUNIT_EXPECT_TRUE_MSG(test, kept_same,
 			      "a lowmem unmap of the lowmem KM_USER0 map took the highmem one under it");
+	KUNIT_EXPECT_TRUE_MSG(test, kept_after_reorder,
+			      "after an out-of-order unmap, a lowmem unmap took the highmem map under it");
 	expect_restored(test, before);
 	expect_unmapped(test, page, high);
 	KUNIT_EXPECT_EQ(test, kmap_local_depth(), depth);

@@ -600,6 +600,19 @@ void kmap_atomic_refuse(void)
 	preempt_enable();
 }
 
+/*
+ * What a reclaimed map raised, given back; unless a one-argument
+ * kunmap_atomic(addr) of it gave the counts back already, where they are
+ * not there to give: never below zero.
+ */
+void kmap_atomic_reclaim_counts(void)
+{
+	if (current->pagefault_disabled > 0)
+		kmap_atomic_refuse();
+	else
+		current->kmap_ctrl.typed_depth--;
+}
+
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
 unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
 {
@@ -969,15 +982,6 @@ bool kmap_atomic_held_left(unsigned int i)
 {
 	return this_cpu_read(kmap_atomic_cpu.held[i].depth) == KM_LEFT;
 }
-
-/*
- * kmap_local's entries a fallback may take: kmap_local_idx_push() BUG()s
- * when the index reaches KM_MAX_IDX, and every softirq, hard interrupt
- * and NMI that comes on the task pushes its own maps on the same stack.
- * Fallbacks leave it half: KM_LOCAL_RESERVE maps.
- */
-#define KM_LOCAL_INCR		(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
-#define KM_LOCAL_RESERVE	(KM_MAX_IDX / KM_LOCAL_INCR / 2)
 
 /*
  * With every spare in use, a misuse is mapped with kmap_local, and
@@ -1512,7 +1516,7 @@ void __kmap_atomic_reclaim(bool dying)
 			continue;
 		}
 		release(last, true);
-		kmap_atomic_refuse();
+		kmap_atomic_reclaim_counts();
 	}
 	/* An interrupt's lowmem maps, which have no record: their counts. */
 	while (level && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
@@ -1523,13 +1527,13 @@ void __kmap_atomic_reclaim(bool dying)
 		n++;
 		if (typed_depth() > 0) {
 			kmap_atomic_lowmem_popped(places);
-			kmap_atomic_refuse();
+			kmap_atomic_reclaim_counts();
 		}
 	}
 	/* A task's lowmem maps have no record: what is left on its stack. */
 	while (!level && typed_depth() > 0) {
 		n++;
-		kmap_atomic_refuse();
+		kmap_atomic_reclaim_counts();
 	}
 	this_cpu_write(kmap_atomic_reclaiming_dead, false);
 	local_irq_restore(flags);

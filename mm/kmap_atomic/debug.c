@@ -506,7 +506,7 @@ static bool give_back(struct kmap_cpu *kc, u8 ctx)
 static void refuse_one(struct kmap_cpu *kc, u8 ctx)
 {
 	if (give_back(kc, ctx) && current->kmap_ctrl.typed_depth > 0)
-		kmap_atomic_refuse();
+		kmap_atomic_reclaim_counts();
 }
 
 /**

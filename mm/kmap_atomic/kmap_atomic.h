@@ -101,6 +101,16 @@ static inline void kmap_atomic_pop_released(void)
 #ifndef arch_kmap_atomic_fallback_tag
 #error "typed atomic kmaps on kmap_local need arch_kmap_atomic_fallback_tag, a software pte bit"
 #endif
+
+/*
+ * kmap_local's entries a slots kernel's fallback may take:
+ * kmap_local_idx_push() BUG()s when the index reaches KM_MAX_IDX, and
+ * every softirq, hard interrupt and NMI that comes on the task pushes its
+ * own maps on the same stack. Fallbacks leave it half: KM_LOCAL_RESERVE
+ * maps, each KM_LOCAL_INCR entries.
+ */
+#define KM_LOCAL_INCR		(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
+#define KM_LOCAL_RESERVE	(KM_MAX_IDX / KM_LOCAL_INCR / 2)
 #else
 static inline void kmap_atomic_pop_released(void) { }
 #endif
@@ -160,6 +170,8 @@ void kmap_atomic_lowmem_popped(int places);
 
 /* A map that returns NULL gives back the counts the map raised. */
 void kmap_atomic_refuse(void);
+/* The reclaim gives back what a map raised, never below zero. */
+void kmap_atomic_reclaim_counts(void);
 
 /* For the KUnit suite: is kmap_prot's pte template checked and in use? */
 bool kmap_atomic_template_in_use(void);
