@@ -17,6 +17,7 @@
  * level takes a released entry before it pushes a new one, so that two
  * mappings remapped in turn keep two entries, not a growing stack.
  */
+#include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -116,9 +117,10 @@ void kmap_atomic_release_buried(unsigned long vaddr)
  * same index never does. Interrupts are off wherever they are read or
  * written.
  */
-#define KEY_TYPE		0xffU
-#define KEY_LOWMEM		(0xffU << 8)
-#define KEY_LOWMEM_ONE		(1U << 8)
+#define KEY_TYPE		GENMASK(7, 0)
+#define KEY_LOWMEM		GENMASK(15, 8)
+#define KEY_LOWMEM_ONE		BIT(8)
+#define KEY_LEVEL		GENMASK(31, 16)
 #define KEY_LEVEL_SHIFT		16
 
 static u32 level_key(void)
@@ -140,7 +142,7 @@ static int last_typed_entry(int top)
 
 	for (i = top; i >= 0; i--)
 		if (tagged(current->kmap_ctrl.pteval[i]) &&
-		    (current->kmap_ctrl.typed_key[i] >> KEY_LEVEL_SHIFT << KEY_LEVEL_SHIFT) == level)
+		    (current->kmap_ctrl.typed_key[i] & KEY_LEVEL) == level)
 			return i;
 	return -1;
 }
@@ -152,14 +154,16 @@ static int last_typed_entry(int top)
 static void pass_lowmem_down(int idx)
 {
 	u32 lowmem = current->kmap_ctrl.typed_key[idx] & KEY_LOWMEM;
+	u32 *key;
 	int under;
 
 	if (!lowmem || !tagged(current->kmap_ctrl.pteval[idx]))
 		return;
 	under = last_typed_entry(idx - 1);
-	if (under >= 0)
-		current->kmap_ctrl.typed_key[under] +=
-			min(lowmem, KEY_LOWMEM - (current->kmap_ctrl.typed_key[under] & KEY_LOWMEM));
+	if (under < 0)
+		return;
+	key = &current->kmap_ctrl.typed_key[under];
+	*key += min_t(u32, lowmem, KEY_LOWMEM - (*key & KEY_LOWMEM));
 }
 
 /* Map @pfn into a released entry of this level, if the stack has one. */
