@@ -207,9 +207,9 @@ static void run_bug(void *arg)
 			kunmap_atomic(p);
 			break;
 		case ONE_ARG_UNMAP_LOWMEM:
-			p = kmap_atomic(virt_to_page(r->buf), a);
-			r->lost += (unsigned long)p != ((unsigned long)r->buf & PAGE_MASK);
-			kunmap_atomic(p);
+			q = kmap_atomic(virt_to_page(r->buf), a);
+			r->lost += (unsigned long)q != ((unsigned long)r->buf & PAGE_MASK);
+			kunmap_atomic(q);
 			break;
 		case BUG_NR:
 			break;
