@@ -107,7 +107,7 @@ mutations=(
 	'left-behind-takes-a-place|s/^\t\tn += mine(\&kc->held\[j\]) \&\& kc->held\[j\].depth != KM_LEFT;$/\t\tn += mine(\&kc->held[j]);/|kmap_atomic_survive.irq_unmap_takes_no_task_counts'
 	'no-left-behind-mark|s/^\t\tif (mine(h) \&\& h->depth == typed_depth()) {$/\t\tif (0) {/|kmap_atomic_survive.left_behind_then_correct_code'
 	'no-renumbering-on-lowmem-pop|s/^\t\trenumber(kc, current, level, place);$/\t\tbarrier();/|kmap_atomic_survive.correct_26_code'
-	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(bool dying)$/,/^}/s/^\t\tkmap_atomic_refuse();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'
+	'no-reclaim-counts-given-back|/^void __kmap_atomic_reclaim(bool dying)$/,/^}/s/^\t\tkmap_atomic_reclaim_counts();$/\t\tbarrier();/|kmap_atomic_survive.buggy_loop'
 	'no-interrupt-level-flush|/^static __always_inline void \*mapped(/,/^}/s/^\tif (unlikely(level))$/\tif (0)/|kmap_atomic.interrupt_map_flushes_stale_entry'
 	'nmi-takes-kmap-local|s/addr = in_nmi() ? NULL : kmap_atomic_fallback_map(pfn, prot, type);/addr = kmap_atomic_fallback_map(pfn, prot, type);/|kmap_atomic_misuse.nmi_spares_then_null'
 	'no-kmap-local-depth-check|s/if (current->kmap_ctrl.idx + KM_LOCAL_INCR \* (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)/if (0)/|kmap_atomic_survive.fallback_stops_short_of_bug'
@@ -143,7 +143,8 @@ header_mutations=(
 # (mm/kmap_atomic/any_order.c, the release flavor without the slots, the
 # path an RT kernel takes)
 any_order_mutations=(
-	'no-slots-wrong-pointer-kept|s/^\tu32 key = typed_key(type, current->kmap_ctrl.typed_depth);$/&\n\n\treturn -1;/|kmap_atomic_api.wrong_pointer_in_a_loop'
+	'no-slots-wrong-pointer-kept|s/^\treturn (\*key \& KEY_TYPE) == min_t(unsigned int, type, KM_TYPE_NR) ? last : -1;$/\treturn -1;/|kmap_atomic_api.wrong_pointer_in_a_loop'
+	'no-slots-lowmem-maps-not-counted|s/^\tif (\*key \& KEY_LOWMEM) {$/\tif (0) {/|kmap_atomic_api.lowmem_unmap_over_a_highmem_map'
 )
 
 caught=0 total=0

@@ -74,6 +74,7 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 
 void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
 void __kunmap_atomic_addr(const void *addr, enum km_type type);
+void __kunmap_atomic_one(const void *addr);
 unsigned long kmap_atomic_reports(void);
 unsigned long kmap_atomic_reports_printed(void);
 const char *kmap_atomic_slot_name(enum km_type type);
@@ -137,7 +138,8 @@ static __always_inline bool kmap_atomic_one_is_typed(const void *addr)
  * (a lowmem page), which the reclaim at the context's end would give back
  * again. The typed unmap, under no type, releases it with them; a slot's
  * or a fallback's is reported as the wrong type, a lowmem page's is
- * 2.6's rule.
+ * 2.6's rule. __kunmap_atomic_one() sends a kmap_local address that is
+ * no fallback to the one-argument unmap.
  */
 #define kunmap_atomic_one(__addr)					\
 do {									\
@@ -145,7 +147,7 @@ do {									\
 									\
 	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
 	if (unlikely(kmap_atomic_one_is_typed(__ka_addr)))		\
-		__kunmap_atomic_typed(__ka_addr, KM_TYPE_NR);		\
+		__kunmap_atomic_one(__ka_addr);				\
 	else								\
 		kunmap_atomic_untyped(__ka_addr);			\
 } while (0)

@@ -716,8 +716,8 @@ static void wrong_pointer_in_a_loop(struct kunit *test)
  * nothing: a lowmem map over a highmem one, of another type, then of the
  * same type, each unmapped by another lowmem pointer (2.6's rule, which
  * shmem relied on), then the highmem one by its own address; and a lowmem
- * map of a type over a highmem one of that type that came to be the last
- * after an out-of-order unmap of the one above it.
+ * map of a type over a highmem one of that type, after an out-of-order
+ * unmap of a highmem map made before it.
  */
 static void lowmem_unmap_over_a_highmem_map(struct kunit *test)
 {

@@ -1446,6 +1446,35 @@ give_back:
 }
 EXPORT_SYMBOL(__kunmap_atomic_addr);
 
+/**
+ * __kunmap_atomic_one - the one-argument kunmap_atomic() of a typed map?
+ * @addr: the address given to kunmap_atomic(addr)
+ *
+ * Called by kunmap_atomic(addr) where the inline test says a typed map
+ * may be meant (kmap_atomic_one_is_typed()). A slot's address, a
+ * kmap_local fallback's of this context and a lowmem address take the
+ * typed unmap under no type; any other kmap_local address is a
+ * one-argument map's, which the one-argument unmap releases.
+ */
+void __kunmap_atomic_one(const void *addr)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	unsigned long flags;
+	bool other, typed;
+
+	if (kmap_atomic_is_local(vaddr)) {
+		local_irq_save(flags);
+		typed = kmap_atomic_find_held(vaddr, KM_TYPE_NR, &other) >= 0;
+		local_irq_restore(flags);
+		if (!typed) {
+			__kunmap_atomic(addr);
+			return;
+		}
+	}
+	__kunmap_atomic_typed(addr, KM_TYPE_NR);
+}
+EXPORT_SYMBOL(__kunmap_atomic_one);
+
 #ifndef CONFIG_DEBUG_KMAP_ATOMIC
 /**
  * __kmap_atomic_reclaim - release what an ending context still holds

@@ -771,6 +771,51 @@ static void fallbacks_leave_half_the_stack(struct kunit *test)
 }
 
 /*
+ * A one-argument unmap of a typed lowmem map under pagefault_disable()
+ * (the two forms mixed) gives its counts back and leaves its place on
+ * the typed maps' stack. A one-argument kmap_local map after it, in a
+ * loop, must still be released by its own unmap, with no report: sent to
+ * the typed unmap, its entry would stay, up to kmap_local's BUG().
+ */
+static void one_arg_maps_after_a_mixed_unmap(struct kunit *test)
+{
+	int depth = current->kmap_ctrl.idx;
+	struct counts before, after;
+	unsigned int i, lost = 0;
+	struct page *high;
+	u32 *buf, *l, *x;
+	int deepest = 0;
+
+	need_kind(test, HIGHMEM_BELOW_4G);
+	high = seeded(HIGHMEM_BELOW_4G, 6);
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	counts_now(&before);
+	pagefault_disable();
+	l = kmap_atomic(virt_to_page(buf), KM_USER0);
+	kunmap_atomic(l);
+	pagefault_enable();
+	for (i = 0; i < 2 * KM_MAX_IDX; i++) {
+		x = kmap_atomic(high);
+		lost += *x != seed_of(high);
+		deepest = max(deepest, current->kmap_ctrl.idx);
+		kunmap_atomic(x);
+	}
+	/* The typed map's place, given back as its typed unmap would. */
+	preempt_disable();
+	pagefault_disable();
+	kunmap_atomic(l, KM_USER0);
+	counts_now(&after);
+
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0U, "one-argument maps that did not show their page");
+	KUNIT_EXPECT_LE_MSG(test, deepest, depth + 2,
+			    "one-argument maps piled up on kmap_local's stack");
+	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
+	expect_reports(test, &before, &after, 0, "one-argument maps after a mixed unmap");
+	expect_same_counts(test, &before, &after, "one-argument maps after a mixed unmap");
+}
+
+/*
  * A fallback released with kunmap_local() (a misuse of its own) leaves its
  * record behind. A later kmap_local_page() gets the same address, of
  * another page or of the very same one; its typed unmap (another misuse)
@@ -946,6 +991,7 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),
 	KUNIT_CASE(fallbacks_leave_half_the_stack),
+	KUNIT_CASE(one_arg_maps_after_a_mixed_unmap),
 	KUNIT_CASE(stale_fallback_record),
 	KUNIT_CASE(lowmem_unmap_of_another_pointer),
 	KUNIT_CASE(lowmem_unmap_of_a_highmem_map),
