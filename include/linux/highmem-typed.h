@@ -116,10 +116,9 @@ static __always_inline void kmap_atomic_counts_give_back(void)
  * Is the one-argument kunmap_atomic() of @addr the unmap of a typed map?
  * Of a named slot or a spare (the slots' fixmap range, every CPU's; the
  * fixmap grows down from FIX_KMAP_ATOMIC_BEGIN, the top page), yes. Of
- * any other address (a lowmem page's, a kmap_local fallback's), when
- * every page-fault disable the task holds may be a typed map's; out of
- * line, __kunmap_atomic_one() tells a one-argument map's kmap_local
- * address apart (a lowmem one gives back the same counts either way).
+ * any other address (a lowmem page's, a kmap_local fallback's), when every
+ * page-fault disable may be a typed map's: __kunmap_atomic_one() tells a
+ * one-argument map's kmap_local address apart (lowmem: the same counts).
  */
 static __always_inline bool kmap_atomic_one_is_typed(const void *addr)
 {

@@ -220,7 +220,9 @@ p2 << missing_decl.p2;
 @@
 missing(p1, p2, T)
 
-// slot-reuse: two maps of one slot with no unmap of it between them.
+// slot-reuse: two maps of one slot with no unmap of it between them,
+// unless the second one's page is lowmem by construction (it takes no
+// slot: 2.6's shmem mapped ZERO_PAGE(0) so).
 
 @slot_reuse exists@
 expression P1, P2, Pr1, Pr2;
@@ -233,10 +235,12 @@ position p1, p2;
 
 @script:python@
 T << slot_reuse.T;
+P2 << slot_reuse.P2;
 p1 << slot_reuse.p1;
 p2 << slot_reuse.p2;
 @@
-reuse(p1, p2, T)
+if not lowmem_page(p2, P2):
+    reuse(p1, p2, T)
 
 // map-discarded: the map's result not kept, unless its page is lowmem by
 // construction.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // Must leave alone: a slot mapped again after its unmap, in sequence and
-// in a loop; two different slots at once; maps on different branches.
+// in a loop; two different slots at once; maps on different branches; a
+// lowmem page mapped in a slot that is held (it takes no slot).
 #include <linux/highmem.h>
 
 void copy_two_slots(struct page *to, struct page *from)
@@ -41,4 +42,15 @@ u32 read_either(struct page *a, struct page *b, bool first)
 	v = p[0];
 	kunmap_atomic(p, KM_USER0);
 	return v;
+}
+
+void zero_page_over_held(struct page *page, void *other)
+{
+	u32 *p;
+
+	p = kmap_atomic(page, KM_USER0);
+	kmap_atomic(ZERO_PAGE(0), KM_USER0);
+	kunmap_atomic(other, KM_USER0);
+	p[0] = 0;
+	kunmap_atomic(p, KM_USER0);
 }
