@@ -98,20 +98,28 @@ for ((k = ${#names[@]} - 1; k >= 0; k--)); do
 	fi
 done
 
-# A work tree of the tree's own git, at the pristine commit.
+# A work tree of the tree's own git, made new each time with its index at
+# the pristine commit and no files checked out: the commits are made in the
+# index (git apply --cached), and only the files a patch needs are written,
+# so that make patches (and make test, which runs it) takes megabytes, not
+# a second copy of the kernel's sources. make checkpatch and make
+# bisect-check check out the rest (git checkout -f).
 ex=$build/export/linux
 pristine=$(git -C "$tree" rev-list --max-parents=0 HEAD)
-if [[ ! -d $ex/.git && ! -f $ex/.git ]]; then
-	mkdir -p "$build/export"
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$ex" "$pristine"
+if [[ -e $ex ]]; then
+	git -C "$tree" worktree remove --force "$ex" 2>/dev/null || rm -rf "$ex"
 fi
+git -C "$tree" worktree prune
+mkdir -p "$build/export"
+git -C "$tree" worktree add -q --no-checkout --detach "$ex" "$pristine"
 # The cover letter is the committer's: the team that sends the series.
 g() { git -C "$ex" -c user.name="Atomic kmap team" -c user.email=kmap-atomic@localhost "$@"; }
-g checkout -q -f --detach "$pristine"
-g clean -q -fdx
-g branch -q -D series 2>/dev/null || true
-g checkout -q -b series
+g read-tree "$pristine"
+g checkout -q -B series
+# format-patch names a hunk's function by the kernel's .gitattributes
+# (diff=cpp), which it reads from the work tree.
+mapfile -t attrs < <(g ls-files -- .gitattributes '*/.gitattributes')
+g checkout-index -f -- "${attrs[@]}"
 
 # A fixed date, so that the same series exports to the same files.
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
@@ -129,14 +137,17 @@ while read -r patch; do
 	# quilt gives it in make tree; the commit is then what it changed, and
 	# the exported patch applies exactly. Whitespace errors fail anywhere,
 	# and on 6.1 every patch applies exactly.
-	if grep -q '^--- a/' "$p" && ! g apply --index --whitespace=error-all "$p" 2>"$build/export/apply.err"; then
-		if [[ $kernel == 6.1 ]] || g apply --check --whitespace=nowarn "$p" 2>/dev/null; then
+	if grep -q '^--- a/' "$p" && ! g apply --cached --whitespace=error-all "$p" 2>"$build/export/apply.err"; then
+		if [[ $kernel == 6.1 ]] || g apply --cached --check --whitespace=nowarn "$p" 2>/dev/null; then
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/apply.err")"
 		fi
+		# patch(1) needs the files: write the ones it changes, then stage them.
+		mapfile -t changed < <(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$p")
+		g checkout-index -f -q -- "${changed[@]}"
 		(cd "$ex" && patch -p1 --fuzz=2 --no-backup-if-mismatch <"$p") >"$build/export/fuzz.log" 2>&1 ||
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/fuzz.log")"
 		grep -i 'fuzz' "$build/export/fuzz.log" | sed "s|^|          $patch: |" || true
-		g add -A
+		g add -A -- "${changed[@]}"
 	fi
 	for f in ${files_of[$patch]:-}; do
 		mkdir -p "$(dirname "$ex/$f")"
@@ -155,7 +166,7 @@ done <<<"$series"
 # The export must be what make tree builds: every file the series changes
 # is the same as in the patched tree.
 while read -r f; do
-	cmp -s "$ex/$f" "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
+	g show "HEAD:$f" | cmp -s - "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
 done < <(g diff --name-only "$pristine" HEAD)
 
 rm -rf "$out"
