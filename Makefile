@@ -246,7 +246,10 @@ THIRD_KDIR_6.1 := release-noslots
 THIRD_KDIR_6.12 := rt
 # Only KERNEL= on the command line picks one: not one in the environment.
 TEST_KERNELS := $(if $(filter command line,$(origin KERNEL)),$(KERNEL),$(KERNELS))
-test: disk-check initramfs
+test:
+	@scripts/disk-check.sh $(BASE) $(foreach k,$(TEST_KERNELS),$(k):$(BUILD_$(k)):$(subst $(eval) ,+,$(addprefix \
+		$(PREFIX_$(BASE)),debug release $(THIRD_KDIR_$(k)))))
+	@+$(MAKE) --no-print-directory initramfs
 	@-scripts/deps.sh $(B) $(TARBALL) spatch=coccinelle
 	@-scripts/cocci.sh selftest $(TOP) $(B)/logs/cocci.ktap
 	@-scripts/deps.sh $(B) $(TARBALL) gnuplot=gnuplot-nox
@@ -257,11 +260,6 @@ test: disk-check initramfs
 	done
 	@scripts/ktap-summary.py $(foreach k,$(TEST_KERNELS),$$(cat $(BUILD_$(k))/logs/test-logs || \
 		echo $(BUILD_$(k))/logs/test-logs)) $(B)/logs/bench-plot.ktap $(B)/logs/cocci.ktap
-
-# Before anything is unpacked or built: room for what make test makes.
-.PHONY: disk-check
-disk-check:
-	@scripts/disk-check.sh $(TOP) $(TEST_KERNELS)
 
 # One kernel's part of make test: its builds, build checks and boots; the
 # logs to count go to build/logs/test-logs.

@@ -14,6 +14,8 @@ out=$build/bisect
 log=$build/logs/bisect-check.log
 
 die() { echo "bisect-check: $*" >&2; exit 1; }
+. "$repo/scripts/tree-common.sh"
+lock_export
 [[ -d $ex ]] && git -C "$ex" rev-parse -q --verify series >/dev/null ||
 	die "no exported series in $ex: run 'make patches' first"
 pristine=$(git -C "$ex" rev-list --max-parents=0 series)

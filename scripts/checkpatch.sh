@@ -16,6 +16,8 @@ ex=$build/export/linux
 fail=0
 
 die() { echo "checkpatch: $*" >&2; exit 1; }
+. "$repo/scripts/tree-common.sh"
+lock_export
 [[ -d $ex ]] && git -C "$ex" rev-parse -q --verify series >/dev/null ||
 	die "no exported series in $ex: run 'make patches' first"
 git -C "$ex" checkout -q -f series

@@ -98,28 +98,31 @@ for ((k = ${#names[@]} - 1; k >= 0; k--)); do
 	fi
 done
 
-# A work tree of the tree's own git, made new each time with its index at
-# the pristine commit and no files checked out: the commits are made in the
-# index (git apply --cached), and only the files a patch needs are written,
-# so that make patches (and make test, which runs it) takes megabytes, not
-# a second copy of the kernel's sources. make checkpatch and make
-# bisect-check check out the rest (git checkout -f).
+# A work tree of the tree's own git whose index is set to the pristine
+# commit: the commits are made in the index (git apply --cached), and only
+# the files a patch needs are written. Made with no files checked out, so
+# that make patches (and make test, which runs it) takes megabytes, not a
+# second copy of the kernel's sources; make checkpatch and make
+# bisect-check check out the rest (git checkout -f), and a work tree they
+# filled is kept, so that they rewrite only what changed.
 ex=$build/export/linux
+lock_export
 pristine=$(git -C "$tree" rev-list --max-parents=0 HEAD)
-if [[ -e $ex ]]; then
-	git -C "$tree" worktree remove --force "$ex" 2>/dev/null || rm -rf "$ex"
+common=$(git -C "$ex" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
+if [[ -e $ex && $(realpath -m "${common:-/}") != $(realpath "$tree/.git") ]]; then
+	git -C "$tree" worktree remove -f -f "$ex" 2>/dev/null || rm -rf "$ex"
 fi
 git -C "$tree" worktree prune
-mkdir -p "$build/export"
-git -C "$tree" worktree add -q --no-checkout --detach "$ex" "$pristine"
+if [[ ! -e $ex ]]; then
+	mkdir -p "$build/export"
+	git -C "$tree" worktree add -q --no-checkout --detach "$ex" "$pristine"
+fi
 # The cover letter is the committer's: the team that sends the series.
 g() { git -C "$ex" -c user.name="Atomic kmap team" -c user.email=kmap-atomic@localhost "$@"; }
-g read-tree "$pristine"
-g checkout -q -B series
-# format-patch names a hunk's function by the kernel's .gitattributes
-# (diff=cpp), which it reads from the work tree.
-mapfile -t attrs < <(g ls-files -- .gitattributes '*/.gitattributes')
-g checkout-index -f -- "${attrs[@]}"
+g update-ref refs/heads/series "$pristine"
+g symbolic-ref HEAD refs/heads/series
+g reset -q --mixed
+g clean -q -fdx
 
 # A fixed date, so that the same series exports to the same files.
 export GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z"
@@ -141,13 +144,16 @@ while read -r patch; do
 		if [[ $kernel == 6.1 ]] || g apply --cached --check --whitespace=nowarn "$p" 2>/dev/null; then
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/apply.err")"
 		fi
-		# patch(1) needs the files: write the ones it changes, then stage them.
-		mapfile -t changed < <(sed -n 's|^+++ b/\([^\t]*\).*|\1|p' "$p")
-		g checkout-index -f -q -- "${changed[@]}"
+		# patch(1) needs the files: write those it changes that exist,
+		# then stage what it did to each (made, changed or removed).
+		mapfile -t changed < <(sed -n 's@^\(---\|+++\) [ab]/\([^\t]*\).*@\2@p' "$p" | sort -u)
+		((${#changed[@]})) || die "$patch names no file after '--- a/' or '+++ b/': is it a -p1 diff?"
+		mapfile -t present < <(g --literal-pathspecs ls-files -- "${changed[@]}")
+		((${#present[@]} == 0)) || g checkout-index -f -- "${present[@]}"
 		(cd "$ex" && patch -p1 --fuzz=2 --no-backup-if-mismatch <"$p") >"$build/export/fuzz.log" 2>&1 ||
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/fuzz.log")"
 		grep -i 'fuzz' "$build/export/fuzz.log" | sed "s|^|          $patch: |" || true
-		g add -A -- "${changed[@]}"
+		g --literal-pathspecs add -A -- "${changed[@]}"
 	fi
 	for f in ${files_of[$patch]:-}; do
 		mkdir -p "$(dirname "$ex/$f")"
@@ -166,9 +172,14 @@ done <<<"$series"
 # The export must be what make tree builds: every file the series changes
 # is the same as in the patched tree.
 while read -r f; do
-	g show "HEAD:$f" | cmp -s - "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
+	g cat-file blob "HEAD:$f" | cmp -s - "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
 done < <(g diff --name-only "$pristine" HEAD)
 
+# format-patch names a hunk's function by the kernel's .gitattributes
+# (diff=cpp), which it reads from the work tree.
+mapfile -t attrs < <(g ls-files -- .gitattributes '*/.gitattributes')
+((${#attrs[@]})) || die "the $kernel tree has no .gitattributes: hunk headers would name no function"
+g checkout-index -f -- "${attrs[@]}"
 rm -rf "$out"
 mkdir -p "$out"
 g format-patch -q --cover-letter --no-signature -o "$out" "$pristine..HEAD"

@@ -1,5 +1,5 @@
-# Shared by prepare-tree.sh and refresh-tree.sh: where things are, and how
-# quilt is called. Sourced, not run.
+# Shared by the scripts that use the kernel tree: where things are, how
+# quilt is called, the export's lock. Sourced, not run.
 # Needs: repo (the repository) and build (its build/ folder).
 
 # KERNEL (6.1 or 6.12, from make) is the series' kernel: its tree is under
@@ -151,4 +151,14 @@ sync_applied_copy() {
 		cp "$(patch_path "$p")" "$applied_copy/$p"
 	done < <(q applied 2>/dev/null)
 	return 0
+}
+
+# One user of build/export/linux at a time: make patches resets it, make
+# checkpatch and make bisect-check check its commits out. Held to exit.
+lock_export() {
+	mkdir -p "$build"
+	exec 9>"$build/.export.lock"
+	flock -n 9 && return 0
+	echo "  WAIT    ${build}/export/linux is in use by another make patches, checkpatch or bisect-check of this checkout" >&2
+	flock 9
 }
