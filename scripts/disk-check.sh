@@ -2,9 +2,11 @@
 # make test's first step: is there disk enough for what it is about to
 # install, unpack and build? Failing here, in a second, with what to free
 # beats failing 25 minutes in with "No space left on device" (a CI run did).
-# What each part takes (du -sm in a fresh clone after make test, 42e2ba6):
-# a 6.1 tree with its git 1717 MiB, a 6.12 one 1940; a build of our tiny
-# configuration at most 197, of Debian's 465. What is there takes nothing.
+# What each part takes (du -sm in a fresh clone after make test at
+# 1f6e879, which took 4663 MiB in all): a 6.1 tree with its git 1701 MiB,
+# a 6.12 one 1931; a build of our tiny configuration 147 to 198; of
+# Debian's (in the long-lived clone) 407 to 465. What is there takes
+# nothing more.
 # Usage: scripts/disk-check.sh BASE KERNEL:BUILD_DIR:FOLDER+FOLDER+FOLDER...
 set -euo pipefail
 base=$1
@@ -13,6 +15,7 @@ declare -A tree_mib=([6.1]=1800 [6.12]=2000)
 declare -A build_mib=([tiny]=220 [debian]=520)
 tarball_mib=300	# /usr/src/linux-source-K.tar.xz, and its .deb in apt's cache
 packages_mib=600	# QEMU and the toolchain make deps installs on a bare machine
+cocci_mib=200		# Coccinelle and its OCaml libraries, for make test's cocci check
 declare -A need=() where=()
 
 # need MIB PATH WHAT: MIB more on PATH's file system, for WHAT.
@@ -27,6 +30,7 @@ add() {
 
 [[ -n ${build_mib[$base]:-} ]] || { echo "disk-check: no build size known for BASE=$base: add it to $0" >&2; exit 1; }
 command -v qemu-system-i386 >/dev/null || add $packages_mib /usr "Debian's packages"
+command -v spatch >/dev/null || add $cocci_mib /usr "Coccinelle"
 kernels=()
 for arg in "$@"; do
 	IFS=: read -r k b folders <<<"$arg"
@@ -47,6 +51,6 @@ for fs in "${!need[@]}"; do
 	echo "disk-check: make test needs about $((need[$fs] + 100)) MiB on $fs (${where[$fs]}), and it has $free MiB free (df -h $fs)." >&2
 done
 ((short)) || exit 0
-echo "disk-check: free some: old clones of this repository, 'make clean' here (it keeps the trees; build/export/linux, build/bisect and build/matrix are the big ones), apt-get clean." >&2
-((${#kernels[@]} < 2)) || echo "disk-check: or test one kernel at a time: make test KERNEL=${kernels[0]}" >&2
+echo "disk-check: free some: old clones of this repository; here 'make clean' and 'make clean KERNEL=6.12' (they keep the trees; build/export/linux, build/bisect and build/matrix are the big ones); apt-get clean." >&2
+((${#kernels[@]} < 2)) || echo "disk-check: or test one kernel: make test KERNEL=${kernels[0]} (then make distclean before the other)" >&2
 exit 1

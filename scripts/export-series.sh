@@ -14,6 +14,8 @@ out=$3
 die() { echo "patches: $*" >&2; exit 1; }
 
 find_tree || die "no kernel tree under $src_root: run 'make tree' first"
+# Before anything under build/export is touched (staged/ below included).
+lock_export
 map=$(patch_path new-files)
 [[ -f $map ]] || die "$map is missing: it says which new files each patch adds"
 series=$(series_names)
@@ -106,7 +108,6 @@ done
 # bisect-check check out the rest (git checkout -f), and a work tree they
 # filled is kept, so that they rewrite only what changed.
 ex=$build/export/linux
-lock_export
 pristine=$(git -C "$tree" rev-list --max-parents=0 HEAD)
 common=$(git -C "$ex" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)
 if [[ -e $ex && $(realpath -m "${common:-/}") != $(realpath "$tree/.git") ]]; then
@@ -118,7 +119,8 @@ if [[ ! -e $ex ]]; then
 	git -C "$tree" worktree add -q --no-checkout --detach "$ex" "$pristine"
 fi
 # The cover letter is the committer's: the team that sends the series.
-g() { git -C "$ex" -c user.name="Atomic kmap team" -c user.email=kmap-atomic@localhost "$@"; }
+# No gc in the background: it would keep the export's lock (fd 9) held.
+g() { git -C "$ex" -c gc.autoDetach=false -c user.name="Atomic kmap team" -c user.email=kmap-atomic@localhost "$@"; }
 g update-ref refs/heads/series "$pristine"
 g symbolic-ref HEAD refs/heads/series
 g reset -q --mixed
@@ -146,9 +148,12 @@ while read -r patch; do
 		fi
 		# patch(1) needs the files: write those it changes that exist,
 		# then stage what it did to each (made, changed or removed).
-		mapfile -t changed < <(sed -n 's@^\(---\|+++\) [ab]/\([^\t]*\).*@\2@p' "$p" | sort -u)
-		((${#changed[@]})) || die "$patch names no file after '--- a/' or '+++ b/': is it a -p1 diff?"
-		mapfile -t present < <(g --literal-pathspecs ls-files -- "${changed[@]}")
+		list=$(g apply --numstat "$p" | cut -f3) || die "git apply cannot read $patch"
+		mapfile -t changed <<<"$list"
+		[[ -n $list ]] || die "$patch changes no file: is it a -p1 diff?"
+		list=$(g --literal-pathspecs ls-files -- "${changed[@]}")
+		present=()
+		[[ -z $list ]] || mapfile -t present <<<"$list"
 		((${#present[@]} == 0)) || g checkout-index -f -- "${present[@]}"
 		(cd "$ex" && patch -p1 --fuzz=2 --no-backup-if-mismatch <"$p") >"$build/export/fuzz.log" 2>&1 ||
 			die "$patch does not apply to the pristine $kernel tree after the patches before it: $(head -3 "$build/export/fuzz.log")"
@@ -171,14 +176,17 @@ done <<<"$series"
 
 # The export must be what make tree builds: every file the series changes
 # is the same as in the patched tree.
+list=$(g diff --name-only "$pristine" HEAD)
 while read -r f; do
+	[[ -n $f ]] || continue
 	g cat-file blob "HEAD:$f" | cmp -s - "$tree/$f" || die "$f differs between the export and $tree: run 'make tree' and retry"
-done < <(g diff --name-only "$pristine" HEAD)
+done <<<"$list"
 
 # format-patch names a hunk's function by the kernel's .gitattributes
 # (diff=cpp), which it reads from the work tree.
-mapfile -t attrs < <(g ls-files -- .gitattributes '*/.gitattributes')
-((${#attrs[@]})) || die "the $kernel tree has no .gitattributes: hunk headers would name no function"
+list=$(g ls-files -- .gitattributes '*/.gitattributes')
+mapfile -t attrs <<<"$list"
+[[ -n $list ]] || die "the $kernel tree has no .gitattributes: hunk headers would name no function"
 g checkout-index -f -- "${attrs[@]}"
 rm -rf "$out"
 mkdir -p "$out"

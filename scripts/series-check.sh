@@ -8,6 +8,10 @@ set -uo pipefail
 repo=$1 build=$2 ktap=$3
 log=${ktap%.ktap}.log
 n=$(grep -cv '^#\|^$' "$(. "$repo/scripts/tree-common.sh"; patch_path series)")
+# The export waits for another user of build/export/linux: say so here,
+# as its own message goes to the log.
+(exec 9>"$build/.export.lock" && flock -n 9) 2>/dev/null ||
+	echo "  SERIES  waiting for the make checkpatch or bisect-check that uses ${build#"$repo"/}/export/linux" >&2
 if "$repo/scripts/export-series.sh" "$repo" "$build" "$build/patches" >"$log" 2>&1; then
 	result="ok 1 the ${KERNEL:-6.1} series exports: $n patches (make patches)"
 	echo "  SERIES  ${KERNEL:-6.1}: $n patches export"

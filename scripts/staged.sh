@@ -24,6 +24,7 @@ mapfile -t names < <(series_names)
 if [[ $1 == extract ]]; then
 	[[ ! -e $dir || -z $(ls -A "$dir") ]] || die "$dir is not empty: extract into a new folder, so that no old version is taken for a new one"
 	ex=$build/export/linux
+	lock_export
 	git -C "$ex" rev-parse -q --verify series >/dev/null 2>&1 || die "no exported series: run 'make patches' first"
 	pristine=$(git -C "$ex" rev-list --max-parents=0 series)
 	mapfile -t commits < <(git -C "$ex" rev-list --reverse "$pristine..series")
