@@ -55,6 +55,24 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 	    (task_ends && unlikely(current->kmap_ctrl.typed_depth)))
 		__kmap_atomic_reclaim(end == KMAP_END_TASK_DIES);
 }
+#elif defined(CONFIG_KMAP_ATOMIC_ANY_ORDER)
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+DECLARE_PER_CPU(struct kmap_atomic_log, kmap_atomic_nmi_log);
+void __kmap_atomic_log_end(enum kmap_atomic_context_end end);
+
+/*
+ * Without the slots a context's end releases the typed maps it leaves in
+ * its map log (the task's, or the CPU's for an NMI) and gives back their
+ * counts: one load of the log's length when it is empty.
+ */
+static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
+{
+	if (end == KMAP_END_NMI ? unlikely(raw_cpu_read(kmap_atomic_nmi_log.n)) :
+	    unlikely(current->kmap_ctrl.typed_log.n))
+		__kmap_atomic_log_end(end);
+}
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
 #endif

@@ -20,6 +20,8 @@
 #include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/highmem.h>
+#include <linux/kmap_atomic_debug.h>
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -109,24 +111,109 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 
 #ifndef CONFIG_KMAP_ATOMIC_SLOTS
 /*
- * What typed map each entry of the task's kmap_local stack is, for an
- * unmap by the wrong pointer (2.6's kunmap_atomic(buf, KM_USER0)): its
- * type, how many typed maps of lowmem pages (which take no entry) its
- * context made after it and holds still, and its interrupt level. Valid
- * while the entry's pte carries the tag, which a kmap_local_page() at the
- * same index never does. Interrupts are off wherever they are read or
- * written.
+ * The map log: one entry per typed map, in map order: its kmap_local
+ * index, or KM_LOG_LOWMEM for a page that took none; its type; its
+ * interrupt level; the counts its level held before its first map (the
+ * baseline); its call site. A task's maps and those of the softirqs and
+ * hard interrupts that come on it (whose kmap_local entries are on its
+ * stack too) are in its struct kmap_ctrl; with interrupts off wherever it
+ * is read or written, none of them comes in between. An NMI, an #MC, #DB
+ * or int3 may come anywhere: theirs are in a log of this CPU's.
+ *
+ * One invariant: a typed unmap releases exactly one entry of its own
+ * level and gives back exactly one map's counts; an unmap with nothing to
+ * release touches nothing; what a level leaves is released where it ends,
+ * counts back to its baseline and never below. Nothing reaches
+ * kmap_local's BUG(): a level holds at most KM_LEVEL_ENTRIES kmap_local
+ * entries, past which a map returns NULL, as it does with the log full.
  */
-#define KEY_TYPE		GENMASK(7, 0)
-#define KEY_LOWMEM		GENMASK(15, 8)
-#define KEY_LOWMEM_ONE		BIT(8)
-#define KEY_LEVEL		GENMASK(31, 16)
-#define KEY_LEVEL_SHIFT		16
+#define KM_LOG_LOWMEM		0xff
+#define KM_LOG_NR		KM_MAX_IDX
+#define KM_LEVEL_ENTRIES	(KM_LOCAL_RESERVE / 2)
 
-static u32 level_key(void)
+static_assert(KM_LOG_NR < KM_LOG_LOWMEM && KM_TYPE_NR <= U8_MAX);
+
+DEFINE_PER_CPU(struct kmap_atomic_log, kmap_atomic_nmi_log);
+EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_nmi_log);
+/* The task whose kmap_local stack the NMI log's entries are on. */
+static DEFINE_PER_CPU(struct task_struct *, nmi_log_task);
+
+static atomic_long_t reports;
+
+/**
+ * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
+ *
+ * Return: without the slots, the count since boot of the misuses reported
+ * (the first of each kind is printed). For tests.
+ */
+unsigned long kmap_atomic_reports(void)
 {
-	BUILD_BUG_ON(KM_TYPE_NR >= KEY_TYPE);
-	return (kmap_atomic_level() >> SOFTIRQ_SHIFT) << KEY_LEVEL_SHIFT;
+	return atomic_long_read(&reports);
+}
+EXPORT_SYMBOL(kmap_atomic_reports);
+
+#define report(fmt, ...)						\
+do {									\
+	atomic_long_inc(&reports);					\
+	WARN_ONCE(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);		\
+} while (0)
+
+/*
+ * This context's log. An NMI-class context whose CPU's log holds another
+ * task's entries (an int3 or #DB that returned holding a map, then a task
+ * switch): those are stale, and dropped.
+ */
+static struct kmap_atomic_log *this_log(void)
+{
+	struct kmap_atomic_log *log;
+
+	if (!in_nmi())
+		return &current->kmap_ctrl.typed_log;
+	log = this_cpu_ptr(&kmap_atomic_nmi_log);
+	if (log->n && __this_cpu_read(nmi_log_task) != current) {
+		report("%u map(s) of an NMI-class context left on CPU%u by another task's: dropped",
+		       log->n, smp_processor_id());
+		log->n = 0;
+	}
+	__this_cpu_write(nmi_log_task, current);
+	return log;
+}
+
+/* The count a typed map holds besides page faults: preemption, or migration on RT. */
+static unsigned int held_count(void)
+{
+#if defined(CONFIG_PREEMPT_RT) && defined(CONFIG_SMP)
+	return current->migration_disabled;
+#else
+	return preempt_count() & PREEMPT_MASK;
+#endif
+}
+
+static void counts_raise(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_disable();
+	else
+		preempt_disable();
+	pagefault_disable();
+}
+
+/* One map's counts, never below its level's baseline. */
+static void counts_give_back(const struct kmap_atomic_entry *e)
+{
+	if (current->pagefault_disabled > e->pf_base)
+		pagefault_enable();
+	if (held_count() <= e->count_base)
+		return;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_enable();
+	else
+		preempt_enable();
+}
+
+static u16 log_level(void)
+{
+	return kmap_atomic_level() >> SOFTIRQ_SHIFT;
 }
 
 static bool tagged(pte_t pte)
@@ -134,36 +221,68 @@ static bool tagged(pte_t pte)
 	return pte_present(pte) && (pte_val(pte) & arch_kmap_atomic_fallback_tag);
 }
 
-/* This context's last typed entry on the stack at or under @top, or -1. */
-static int last_typed_entry(int top)
+static bool is_lowmem_entry(const struct kmap_atomic_entry *e)
 {
-	u32 level = level_key();
-	int i;
+	return e->idx == KM_LOG_LOWMEM;
+}
 
-	for (i = top; i >= 0; i--)
-		if (tagged(current->kmap_ctrl.pteval[i]) &&
-		    (current->kmap_ctrl.typed_key[i] & KEY_LEVEL) == level)
-			return i;
-	return -1;
+/* Is @e's kmap_local entry still the typed one it mapped? */
+static bool entry_live(const struct kmap_atomic_entry *e)
+{
+	return is_lowmem_entry(e) ||
+	       (e->idx < current->kmap_ctrl.idx && tagged(current->kmap_ctrl.pteval[e->idx]));
+}
+
+static void log_remove(struct kmap_atomic_log *log, unsigned int i)
+{
+	memmove(&log->e[i], &log->e[i + 1], (log->n - i - 1) * sizeof(log->e[0]));
+	log->n--;
 }
 
 /*
- * Entry @idx is released: the lowmem maps counted on it go to the typed
- * entry of its context under it, which they were made after too.
+ * Entries of @level that hold nothing any more go, silently: a kmap_local
+ * entry that kunmap_local() or the one-argument kunmap_atomic() released;
+ * and, oldest first, lowmem entries beyond the maps the level's counts
+ * above its baseline still stand for (a one-argument kunmap_atomic(addr)
+ * gave back theirs).
  */
-static void pass_lowmem_down(int idx)
+static void log_trim(struct kmap_atomic_log *log, u16 level)
 {
-	u32 lowmem = current->kmap_ctrl.typed_key[idx] & KEY_LOWMEM;
-	u32 *key;
-	int under;
+	unsigned int i, n = 0;
+	int held = 0;
 
-	if (!lowmem || !tagged(current->kmap_ctrl.pteval[idx]))
-		return;
-	under = last_typed_entry(idx - 1);
-	if (under < 0)
-		return;
-	key = &current->kmap_ctrl.typed_key[under];
-	*key += min_t(u32, lowmem, KEY_LOWMEM - (*key & KEY_LOWMEM));
+	for (i = log->n; i-- > 0;) {
+		if (log->e[i].level == level && !entry_live(&log->e[i]))
+			log_remove(log, i);
+	}
+	for (i = 0; i < log->n; i++) {
+		if (log->e[i].level == level && !n++)
+			held = current->pagefault_disabled - log->e[i].pf_base;
+	}
+	for (i = 0; i < log->n && (int)n > held;) {
+		if (log->e[i].level == level && is_lowmem_entry(&log->e[i])) {
+			log_remove(log, i);
+			n--;
+			continue;
+		}
+		i++;
+	}
+}
+
+/* Fill in @e's baseline: its level's oldest entry's, or the counts now. */
+static void level_base(struct kmap_atomic_log *log, struct kmap_atomic_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < log->n; i++) {
+		if (log->e[i].level == e->level) {
+			e->pf_base = log->e[i].pf_base;
+			e->count_base = log->e[i].count_base;
+			return;
+		}
+	}
+	e->pf_base = current->pagefault_disabled;
+	e->count_base = held_count();
 }
 
 /* Map @pfn into a released entry of this level, if the stack has one. */
@@ -187,109 +306,181 @@ static void *map_into_released(unsigned long pfn, pgprot_t prot)
 	return NULL;
 }
 
+/* Why a map of a highmem (@high) or lowmem page returns NULL, or NULL. */
+static const char *map_refused(struct kmap_atomic_log *log, u16 level, bool high)
+{
+	unsigned int i, n = 0;
+
+	if (log->n >= KM_LOG_NR)
+		return "the map log full";
+	if (!high)
+		return NULL;
+	for (i = 0; i < log->n; i++)
+		n += log->e[i].level == level && !is_lowmem_entry(&log->e[i]);
+	if (n >= KM_LEVEL_ENTRIES)
+		return "this context's share of kmap_local's stack in use";
+	if (current->kmap_ctrl.idx + KM_LOCAL_INCR >= KM_MAX_IDX)
+		return "kmap_local's stack full";
+	return NULL;
+}
+
 /**
  * kmap_atomic_any_order - kmap_atomic(page, type) without the slots
  * @page: the page to map, or NULL for kmap_atomic_pfn(pfn, type)
  * @pfn: its frame
  * @prot: the protection
- * @type: the slot named, kept for an unmap by the wrong pointer
+ * @type: the slot named, kept in the map log for the unmap
  *
  * The one-argument kmap_atomic_prot(page, prot), or kmap_atomic_pfn(pfn),
  * into a released entry of kmap_local's stack at this interrupt level if
  * there is one, else a new entry: preemption (migration on PREEMPT_RT)
  * and page faults off until kunmap_atomic_any_order(). A lowmem page gives
- * page_address(), as there.
+ * page_address(), as there. The map is logged with its call site.
  *
- * Return: the address of the mapping.
+ * Return: the address of the mapping; NULL, with the counts as before and
+ * a report, when this context holds KM_LEVEL_ENTRIES kmap_local entries
+ * already or the log or kmap_local's stack is full: maps that are never
+ * unmapped, in a loop.
  */
 void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 			    unsigned int type)
 {
 	pgprot_t tagged_prot = __pgprot(pgprot_val(prot) | arch_kmap_atomic_fallback_tag);
+	bool high = !page || PageHighMem(page) || IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP);
+	struct kmap_atomic_entry e = {
+		.type = min_t(unsigned int, type, KM_TYPE_NR),
+		.level = log_level(),
+		.ip = _RET_IP_,
+	};
+	struct kmap_atomic_log *log;
 	unsigned long flags;
+	const char *why;
 	void *addr = NULL;
-	int idx;
 
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		migrate_disable();
-	else
-		preempt_disable();
-	pagefault_disable();
-	/* An interrupt's maps and unmaps in between nest; its keys are its own. */
 	local_irq_save(flags);
-	if (unlikely(this_cpu_read(kmap_atomic_released)) && (!page || PageHighMem(page)))
+	log = this_log();
+	log_trim(log, e.level);
+	level_base(log, &e);
+	counts_raise();
+	why = map_refused(log, e.level, high);
+	if (unlikely(why)) {
+		local_irq_restore(flags);
+		counts_give_back(&e);
+		report("%pS maps type %u with %s: not mapped, NULL returned",
+		       (void *)_RET_IP_, type, why);
+		return NULL;
+	}
+	if (unlikely(this_cpu_read(kmap_atomic_released)) && high)
 		addr = map_into_released(pfn, tagged_prot);
 	if (!addr)
 		addr = page ? __kmap_local_page_prot(page, tagged_prot) :
 			      __kmap_local_pfn_prot(pfn, tagged_prot);
-	if (kmap_atomic_is_local((unsigned long)addr & PAGE_MASK)) {
-		idx = kmap_atomic_local_entry((unsigned long)addr);
-		current->kmap_ctrl.typed_key[idx] = min_t(unsigned int, type, KM_TYPE_NR) |
-						     level_key();
-	} else {
-		/* A lowmem page takes no entry: count it on the last one. */
-		idx = last_typed_entry(current->kmap_ctrl.idx - 1);
-		if (idx >= 0 && (current->kmap_ctrl.typed_key[idx] & KEY_LOWMEM) != KEY_LOWMEM)
-			current->kmap_ctrl.typed_key[idx] += KEY_LOWMEM_ONE;
-	}
+	e.idx = kmap_atomic_is_local((unsigned long)addr & PAGE_MASK) ?
+		kmap_atomic_local_entry((unsigned long)addr) : KM_LOG_LOWMEM;
+	log->e[log->n++] = e;
 	local_irq_restore(flags);
 	return addr;
 }
 EXPORT_SYMBOL(kmap_atomic_any_order);
 
-static atomic_long_t reports;
-
-/**
- * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
- *
- * Return: without the slots, the count since boot of typed unmaps of an
- * address that mapped nothing of the task's (the first is printed). For
- * tests.
- */
-unsigned long kmap_atomic_reports(void)
+/* The newest kmap_local entry of @level that maps @vaddr's page, or -1. */
+static int entry_at(struct kmap_atomic_log *log, u16 level, unsigned long vaddr)
 {
-	return atomic_long_read(&reports);
-}
-EXPORT_SYMBOL(kmap_atomic_reports);
+	unsigned int i;
 
-/* What a typed unmap finds at an address. */
-enum local_entry {
-	ENTRY_TOP,	/* the top of the stack, or no kmap_local address */
-	ENTRY_UNDER,	/* a mapping of this task's under the top */
-	ENTRY_GONE,	/* a kmap_local address that maps nothing of this task's */
-};
-
-static enum local_entry local_entry(unsigned long vaddr)
-{
-	int idx, top = current->kmap_ctrl.idx - 1;
-
-	if (!kmap_atomic_is_local(vaddr))
-		return ENTRY_TOP;
-	idx = kmap_atomic_local_entry(vaddr);
-	if (idx < 0 || idx > top || !pte_present(current->kmap_ctrl.pteval[idx]))
-		return ENTRY_GONE;
-	return idx == top ? ENTRY_TOP : ENTRY_UNDER;
+	for (i = log->n; i-- > 0;)
+		if (log->e[i].level == level && !is_lowmem_entry(&log->e[i]) &&
+		    kmap_atomic_local_addr(log->e[i].idx) == vaddr)
+			return i;
+	return -1;
 }
 
 /*
- * The entry an unmap by a pointer outside kmap_local's range stands for:
- * this context's last typed entry, if it is of @type and no typed map of
- * a lowmem page made after it is held (2.6's rule: that pointer is for
- * one of those, which is counted off); else -1. Interrupts are off.
+ * For an address that is no entry of this level: the newest lowmem entry
+ * of @type, else the newest entry of @type, else the newest lowmem entry,
+ * else the newest entry; -1 if this level has none.
  */
-static int wrong_pointer_entry(unsigned int type)
+static int entry_by_type(struct kmap_atomic_log *log, u16 level, unsigned int type)
 {
-	int last = last_typed_entry(current->kmap_ctrl.idx - 1);
-	u32 *key;
+	int i, best = -1, rank = 0;
 
-	if (last < 0)
-		return -1;
-	key = &current->kmap_ctrl.typed_key[last];
-	if (*key & KEY_LOWMEM) {
-		*key -= KEY_LOWMEM_ONE;
-		return -1;
+	for (i = log->n - 1; i >= 0; i--) {
+		const struct kmap_atomic_entry *e = &log->e[i];
+		int r = 1 + is_lowmem_entry(e) + 2 * (e->type == type);
+
+		if (e->level == level && r > rank) {
+			rank = r;
+			best = i;
+		}
 	}
-	return (*key & KEY_TYPE) == min_t(unsigned int, type, KM_TYPE_NR) ? last : -1;
+	return best;
+}
+
+/* What a typed unmap of an address stands for. */
+enum unmap_kind {
+	UNMAP_ENTRY,		/* an entry of this level, by its address */
+	UNMAP_END,		/* an entry of this level, by its end pointer */
+	UNMAP_LOWMEM,		/* a lowmem address for a lowmem entry: 2.6's rule */
+	UNMAP_WRONG,		/* another address, for an entry of this level */
+	UNMAP_ONE_ARG,		/* the top of the stack, a one-argument kmap_atomic()'s */
+	UNMAP_NOTHING,		/* nothing of this level: touch nothing */
+};
+
+/* Which entry an unmap of @addr as @type releases (*@i): see kunmap_atomic_any_order(). */
+static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsigned int type,
+			    u16 level, int *i)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	int top = current->kmap_ctrl.idx - 1, idx = -1;
+	pte_t pte;
+
+	*i = entry_at(log, level, vaddr);
+	if (*i >= 0)
+		return UNMAP_ENTRY;
+	if (kmap_atomic_is_local(vaddr)) {
+		idx = kmap_atomic_local_entry(vaddr);
+		if (idx < 0 || idx >= KM_MAX_IDX)
+			idx = -1;	/* another CPU's: a wrong pointer */
+	}
+	/*
+	 * An entry of this task's stack is what the address names, before the
+	 * end of the entry above it (kmap_local's stack grows down): released,
+	 * or another level's typed map, it is a stale pointer.
+	 */
+	if (idx >= 0 && idx <= top) {
+		pte = current->kmap_ctrl.pteval[idx];
+		if (!pte_present(pte) || tagged(pte))
+			return UNMAP_NOTHING;
+		if (idx == top)
+			return UNMAP_ONE_ARG;
+	}
+	*i = offset_in_page(addr) ? -1 : entry_at(log, level, vaddr - PAGE_SIZE);
+	if (*i >= 0)
+		return UNMAP_END;
+	/* A free entry of this CPU's: unmapped twice. */
+	if (idx > top)
+		return UNMAP_NOTHING;
+	*i = entry_by_type(log, level, min_t(unsigned int, type, KM_TYPE_NR));
+	if (*i < 0)
+		return UNMAP_NOTHING;
+	if (kmap_atomic_is_lowmem(vaddr) && is_lowmem_entry(&log->e[*i]))
+		return UNMAP_LOWMEM;
+	return UNMAP_WRONG;
+}
+
+/* Release entry @i: its kmap_local entry (popped, or cleared and popped later). */
+static void release_entry(struct kmap_atomic_log *log, unsigned int i)
+{
+	unsigned long vaddr;
+
+	if (!is_lowmem_entry(&log->e[i])) {
+		vaddr = kmap_atomic_local_addr(log->e[i].idx);
+		if (vaddr == kmap_atomic_local_top())
+			kunmap_local_indexed((void *)vaddr);
+		else
+			kmap_atomic_release_buried(vaddr);
+	}
+	log_remove(log, i);
 }
 
 /**
@@ -297,61 +488,124 @@ static int wrong_pointer_entry(unsigned int type)
  * @addr: the address kmap_atomic(page, type) returned, or one inside its page
  * @type: the slot named
  *
- * Release the mapping in any order, as 2.6's slots could be: the top
- * entry as kunmap_atomic(addr) does, one under it by clearing and
- * flushing its own pte now (it faults from here on) and popping it once
- * the entries above it are gone. Then page faults and preemption
- * (migration on PREEMPT_RT) come back on, as with the one-argument
- * kunmap_atomic(). Any other address (lowmem) only does the latter
- * (2.6's rule), unless this context's last typed map is a kmap_local
- * entry of @type with no lowmem typed map after it: a wrong pointer,
- * reported, which releases that map, as the slots do, so that a loop of
- * them leaves nothing on the stack. An address of
- * kmap_local's range that maps nothing of this task's (an unmap of a
- * mapping already released) is reported and changes nothing, the counts
- * included.
+ * Release one map of this context from the map log and give back one
+ * map's counts (preemption, or migration on PREEMPT_RT, and page faults),
+ * never below the context's baseline. Which map: the newest whose page
+ * holds @addr; else, for an entry of this task's kmap_local stack, none if
+ * it is released or another context's typed map (unmapped twice, a stale
+ * pointer), and the entry itself if it is the top (a one-argument
+ * kmap_atomic()'s, released as kunmap_atomic(addr) would); else the
+ * newest whose page holds @addr - 1 (an end pointer); else none for a free
+ * kmap_local address of this CPU; else (lowmem, vmalloc, module, an outer
+ * kmap_local_page()'s under the top, another CPU's) the newest lowmem map
+ * of @type, the newest map of @type, the newest lowmem map, the newest
+ * map: 2.6's rule for a lowmem pointer and a lowmem map, else a wrong
+ * pointer. Only this context's typed maps are ever taken, never an outer
+ * kmap_local_page(). A kmap_local
+ * entry under the top is cleared and flushed now (it faults from here
+ * on) and popped once the entries above it are gone. Every misuse is
+ * reported; an unmap that stands for no map touches nothing.
  */
 void kunmap_atomic_any_order(const void *addr, unsigned int type)
 {
-	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	enum local_entry entry;
+	struct kmap_atomic_entry e = {};
+	struct kmap_atomic_log *log;
+	u16 level = log_level();
+	enum unmap_kind kind;
 	unsigned long flags;
-	int wrong = -1;
+	int i;
 
-	/* An interrupt's maps and unmaps between the test and the release nest. */
 	local_irq_save(flags);
-	entry = local_entry(vaddr);
-	if (entry == ENTRY_TOP && !kmap_atomic_is_local(vaddr))
-		wrong = wrong_pointer_entry(type);
-	else if (entry != ENTRY_GONE)
-		pass_lowmem_down(kmap_atomic_local_entry(vaddr));
-	if (wrong >= 0 && wrong < current->kmap_ctrl.idx - 1)
-		entry = ENTRY_UNDER;
-	if (entry == ENTRY_UNDER)
-		kmap_atomic_release_buried(wrong >= 0 ? kmap_atomic_local_addr(wrong) : vaddr);
-	local_irq_restore(flags);
-	if (wrong >= 0) {
-		atomic_long_inc(&reports);
-		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p from type %u, no kmap_local address, while this context's last map is a kmap_local mapping of that type (the wrong pointer?): that map released, its counts given back\n",
-			  (void *)_RET_IP_, addr, type);
+	log = this_log();
+	log_trim(log, level);
+	kind = pick(log, addr, type, level, &i);
+	if (kind == UNMAP_ONE_ARG)
+		kunmap_local_indexed(addr);
+	if (i >= 0) {
+		e = log->e[i];
+		release_entry(log, i);
 	}
-	switch (entry) {
-	case ENTRY_TOP:
-		__kunmap_atomic(wrong >= 0 ? (void *)kmap_atomic_local_addr(wrong) : addr);
+	local_irq_restore(flags);
+
+	switch (kind) {
+	case UNMAP_NOTHING:
+		report("%pS unmaps %p from type %u, which stands for no map of this context (unmapped twice, a stale pointer?): nothing changed",
+		       (void *)_RET_IP_, addr, type);
 		return;
-	case ENTRY_GONE:
-		atomic_long_inc(&reports);
-		WARN_ONCE(1, "kmap_atomic: %pS unmaps %p, which maps nothing of this task's (unmapped twice?): nothing changed\n",
-			  (void *)_RET_IP_, addr);
-		return;
-	case ENTRY_UNDER:
+	case UNMAP_ONE_ARG:
+		report("%pS unmaps %p from type %u, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
+		       (void *)_RET_IP_, addr, type);
+		break;
+	case UNMAP_WRONG:
+		report("%pS unmaps %p from type %u, no address of a map of this context (the wrong pointer?): the map of type %u from %pS released, its counts given back",
+		       (void *)_RET_IP_, addr, type, e.type, (void *)e.ip);
+		break;
+	case UNMAP_END:
+		report("%pS unmaps %p from type %u, the end of the map from %pS (an end pointer?): released, its counts given back",
+		       (void *)_RET_IP_, addr, type, (void *)e.ip);
+		break;
+	case UNMAP_ENTRY:
+		if (e.type != min_t(unsigned int, type, KM_TYPE_NR))
+			report("%pS unmaps %p from type %u, but %pS mapped it as type %u (the wrong type?): released, its counts given back",
+			       (void *)_RET_IP_, addr, type, (void *)e.ip, e.type);
+		break;
+	case UNMAP_LOWMEM:
 		break;
 	}
-	pagefault_enable();
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
-		migrate_enable();
-	else
-		preempt_enable();
+	counts_give_back(&e);
 }
 EXPORT_SYMBOL(kunmap_atomic_any_order);
+
+/* The newest entry of @level or of a level nested in it, or -1. */
+static int newest_from(struct kmap_atomic_log *log, u16 level)
+{
+	int i;
+
+	for (i = log->n - 1; i >= 0; i--)
+		if (log->e[i].level >= level)
+			return i;
+	return -1;
+}
+
+/**
+ * __kmap_atomic_log_end - release what a context leaves in the map log
+ * @end: where it ends
+ *
+ * Called through kmap_atomic_check_leaks() where a context ends while its
+ * map log holds an entry: the entries of the ending level, and of any
+ * level nested in it, are released, newest first, each with one map's
+ * counts, never below its level's baseline, and reported with its call
+ * site (without a WARN for a task an oops kills).
+ */
+void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
+{
+	u16 level = log_level();
+	struct kmap_atomic_entry e;
+	struct kmap_atomic_log *log;
+	unsigned long flags;
+	int i;
+
+	local_irq_save(flags);
+	log = this_log();
+	while ((i = newest_from(log, level)) >= 0) {
+		/* Stale entries, and lowmem ones whose counts are back, go silently. */
+		log_trim(log, log->e[i].level);
+		i = newest_from(log, level);
+		if (i < 0)
+			break;
+		e = log->e[i];
+		release_entry(log, i);
+		atomic_long_inc(&reports);
+		if (end == KMAP_END_TASK_DIES)
+			pr_emerg("kmap_atomic: the map of type %u from %pS still held as its task dies of an oops: released\n",
+				 e.type, (void *)e.ip);
+		else
+			WARN_ONCE(1, "kmap_atomic: %pS maps type %u and never unmaps it: released where its context ends, its counts given back\n",
+				  (void *)e.ip, e.type);
+		counts_give_back(&e);
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL(__kmap_atomic_log_end);
+NOKPROBE_SYMBOL(__kmap_atomic_log_end);
 #endif

@@ -30,11 +30,16 @@ static inline bool kmap_atomic_is_local(unsigned long vaddr)
 /*
  * The interrupt level this CPU runs at: 0 in a task, else the softirq,
  * hard interrupt and NMI nesting (an #MC or #DB in an NMI is a level of
- * its own).
+ * its own). PREEMPT_RT counts a softirq run from local_bh_enable() in the
+ * task, not in the preempt count.
  */
 static inline unsigned int kmap_atomic_level(void)
 {
-	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+	unsigned int level = preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq())
+		level |= SOFTIRQ_OFFSET;
+	return level;
 }
 
 #ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
