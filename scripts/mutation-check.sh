@@ -143,8 +143,12 @@ header_mutations=(
 # (mm/kmap_atomic/any_order.c, the release flavor without the slots, the
 # path an RT kernel takes)
 any_order_mutations=(
-	'no-slots-wrong-pointer-kept|s/^\treturn (\*key \& KEY_TYPE) == min_t(unsigned int, type, KM_TYPE_NR) ? last : -1;$/\treturn -1;/|kmap_atomic_api.wrong_pointer_in_a_loop'
-	'no-slots-lowmem-maps-not-counted|s/^\tif (\*key \& KEY_LOWMEM) {$/\tif (0) {/|kmap_atomic_api.lowmem_unmap_over_a_highmem_map'
+	'no-slots-wrong-pointer-kept|s/^\treturn best;$/\treturn -1;/|kmap_atomic_log.buggy_loop'
+	'no-slots-lowmem-not-preferred|s/int r = 1 + is_lowmem_entry(e) + 2 \* (e->type == type);/int r = 1 + 2 * (e->type == type);/|kmap_atomic_api.lowmem_unmap_over_a_highmem_map'
+	'no-slots-unmap-gives-back-twice|s/^\tcounts_give_back(\&e);$/\tcounts_give_back(\&e);\n\tcounts_give_back(\&e);/|kmap_atomic_log.buggy_loop'
+	'no-slots-unmap-releases-two|s/^\tlog_remove(log, i);$/\tlog_remove(log, i);\n\tif (i > 0)\n\t\tlog_remove(log, i - 1);/|kmap_atomic_log.buggy_loop'
+	'no-slots-level-end-below-baseline|s/^\tif (current->pagefault_disabled > e->pf_base)$/\tif (1)/;s/^\t\tlog_trim(log, log->e\[i\].level);$/\t\tbarrier();/|kmap_atomic_log.buggy_loop'
+	'no-slots-untagged-entry-taken|s/^\t\tif (idx == top)$/\t\tif (idx <= top)/|kmap_atomic_log.buggy_loop'
 )
 
 caught=0 total=0

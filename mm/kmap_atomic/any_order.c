@@ -239,33 +239,69 @@ static void log_remove(struct kmap_atomic_log *log, unsigned int i)
 	log->n--;
 }
 
-/*
- * Entries of @level that hold nothing any more go, silently: a kmap_local
- * entry that kunmap_local() or the one-argument kunmap_atomic() released;
- * and, oldest first, lowmem entries beyond the maps the level's counts
- * above its baseline still stand for (a one-argument kunmap_atomic(addr)
- * gave back theirs).
- */
-static void log_trim(struct kmap_atomic_log *log, u16 level)
+/* Release entry @i: its kmap_local entry (popped, or cleared and popped later). */
+static void release_entry(struct kmap_atomic_log *log, unsigned int i)
+{
+	unsigned long vaddr;
+
+	if (!is_lowmem_entry(&log->e[i])) {
+		vaddr = kmap_atomic_local_addr(log->e[i].idx);
+		if (vaddr == kmap_atomic_local_top())
+			kunmap_local_indexed((void *)vaddr);
+		else
+			kmap_atomic_release_buried(vaddr);
+	}
+	log_remove(log, i);
+}
+
+/* How many more entries @level has than maps its page-fault count stands for. */
+static int level_orphans(struct kmap_atomic_log *log, u16 level)
 {
 	unsigned int i, n = 0;
 	int held = 0;
+
+	for (i = 0; i < log->n; i++) {
+		if (log->e[i].level == level && !n++)
+			held = current->pagefault_disabled - log->e[i].pf_base;
+	}
+	return (int)n - held;
+}
+
+/*
+ * Entries of @level that hold nothing any more go: silently, a kmap_local
+ * entry that kunmap_local() or the one-argument kunmap_atomic() released;
+ * then, oldest first, entries beyond the maps the level's count still
+ * stands for (a one-argument kunmap_atomic(addr) gave back theirs):
+ * silently a lowmem one, which holds nothing; a kmap_local one is
+ * released and reported, as 2.6's slot was taken by its next map.
+ */
+static void log_trim(struct kmap_atomic_log *log, u16 level)
+{
+	int orphans;
+	unsigned int i;
 
 	for (i = log->n; i-- > 0;) {
 		if (log->e[i].level == level && !entry_live(&log->e[i]))
 			log_remove(log, i);
 	}
-	for (i = 0; i < log->n; i++) {
-		if (log->e[i].level == level && !n++)
-			held = current->pagefault_disabled - log->e[i].pf_base;
-	}
-	for (i = 0; i < log->n && (int)n > held;) {
+	orphans = level_orphans(log, level);
+	for (i = 0; i < log->n && orphans > 0;) {
 		if (log->e[i].level == level && is_lowmem_entry(&log->e[i])) {
 			log_remove(log, i);
-			n--;
+			orphans--;
 			continue;
 		}
 		i++;
+	}
+	for (i = 0; i < log->n && orphans > 0;) {
+		if (log->e[i].level != level) {
+			i++;
+			continue;
+		}
+		report("the map of type %u from %pS lost its counts to a one-argument kunmap_atomic() of another address: released",
+		       log->e[i].type, (void *)log->e[i].ip);
+		release_entry(log, i);
+		orphans--;
 	}
 }
 
@@ -466,21 +502,6 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
 	if (kmap_atomic_is_lowmem(vaddr) && is_lowmem_entry(&log->e[*i]))
 		return UNMAP_LOWMEM;
 	return UNMAP_WRONG;
-}
-
-/* Release entry @i: its kmap_local entry (popped, or cleared and popped later). */
-static void release_entry(struct kmap_atomic_log *log, unsigned int i)
-{
-	unsigned long vaddr;
-
-	if (!is_lowmem_entry(&log->e[i])) {
-		vaddr = kmap_atomic_local_addr(log->e[i].idx);
-		if (vaddr == kmap_atomic_local_top())
-			kunmap_local_indexed((void *)vaddr);
-		else
-			kmap_atomic_release_buried(vaddr);
-	}
-	log_remove(log, i);
 }
 
 /**
