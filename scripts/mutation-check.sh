@@ -144,11 +144,15 @@ header_mutations=(
 # path an RT kernel takes)
 any_order_mutations=(
 	'no-slots-wrong-pointer-kept|s/^\treturn best;$/\treturn -1;/|kmap_atomic_log.buggy_loop'
-	'no-slots-lowmem-not-preferred|s/int r = 1 + is_lowmem_entry(e) + 2 \* (e->type == type);/int r = 1 + 2 * (e->type == type);/|kmap_atomic_api.lowmem_unmap_over_a_highmem_map'
-	'no-slots-unmap-gives-back-twice|s/^\tcounts_give_back(\&e);$/\tcounts_give_back(\&e);\n\tcounts_give_back(\&e);/|kmap_atomic_log.buggy_loop'
+	'no-slots-lowmem-not-preferred|s/int r = 1 + is_lowmem_entry(e) + 2 \* (e->type == type);/int r = 1 + 2 * (e->type == type);/|kmap_atomic_log.buggy_loop'
+	'no-slots-unmap-gives-back-twice|s/^\tcounts_give_back();$/\tcounts_give_back();\n\tcounts_give_back();/|kmap_atomic_log.buggy_loop'
 	'no-slots-unmap-releases-two|s/^\tlog_remove(log, i);$/\tlog_remove(log, i);\n\tif (i > 0)\n\t\tlog_remove(log, i - 1);/|kmap_atomic_log.buggy_loop'
-	'no-slots-level-end-below-baseline|s/^\tif (current->pagefault_disabled > e->pf_base)$/\tif (1)/;s/^\t\tlog_trim(log, log->e\[i\].level);$/\t\tbarrier();/|kmap_atomic_log.buggy_loop'
+	'no-slots-level-end-below-baseline|s/^\t\tcounts_give_back();$/\t\tcounts_give_back();\n\t\tcounts_give_back();/|kmap_atomic_log.leak_released_where_the_context_ends'
 	'no-slots-untagged-entry-taken|s/^\t\tif (idx == top)$/\t\tif (idx <= top)/|kmap_atomic_log.buggy_loop'
+)
+# (include/linux/highmem-typed.h without the slots: release-noslots)
+noslots_header_mutations=(
+	'no-slots-one-arg-unmap-not-logged|s/^\tif (unlikely(current->kmap_ctrl.typed_log.n))\t\t\t\\$/\tif (0)\t\t\t\t\t\t\t\\/|kmap_atomic_log.buggy_loop'
 )
 
 caught=0 total=0
@@ -209,5 +213,6 @@ for m in "${debug_mutations[@]}"; do run_mutant debug mm/kmap_atomic/debug.c "$m
 for m in "${upstream_mutations[@]}"; do run_mutant release include/linux/highmem-internal.h "$m"; done
 for m in "${header_mutations[@]}"; do run_mutant release include/linux/highmem-typed.h "$m"; done
 for m in "${any_order_mutations[@]}"; do run_mutant release-noslots mm/kmap_atomic/any_order.c "$m"; done
+for m in "${noslots_header_mutations[@]}"; do run_mutant release-noslots include/linux/highmem-typed.h "$m"; done
 echo "mutation-check: $caught of $total mutations caught (logs in ${logs#"$repo"/})"
 ((caught == total))

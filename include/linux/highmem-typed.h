@@ -220,8 +220,6 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 
-#define kunmap_atomic_one(__addr)	kunmap_atomic_untyped(__addr)
-
 /*
  * With KMAP_ATOMIC_ANY_ORDER (HIGHMEM where the architecture has the
  * slots): any order, as 2.6's slots (mm/kmap_atomic/any_order.c); elsewhere
@@ -230,6 +228,28 @@ static __always_inline void __kunmap_atomic_typed(const void *addr,
 void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 			    unsigned int type);
 void kunmap_atomic_any_order(const void *addr, unsigned int type);
+void kunmap_atomic_any_order_one(const void *addr);
+
+#ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
+/*
+ * kunmap_atomic(addr), the one-argument form, while the task has typed
+ * maps: the map log tells whether it stands for one of them, whose counts
+ * it then gives back once (kunmap_atomic_any_order_one()). A load and a
+ * branch otherwise.
+ */
+#define kunmap_atomic_one(__addr)					\
+do {									\
+	const void *__ka_addr = (__addr);				\
+									\
+	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
+	if (unlikely(current->kmap_ctrl.typed_log.n))			\
+		kunmap_atomic_any_order_one(__ka_addr);			\
+	else								\
+		kunmap_atomic_untyped(__ka_addr);			\
+} while (0)
+#else
+#define kunmap_atomic_one(__addr)	kunmap_atomic_untyped(__addr)
+#endif
 
 static inline void *__kmap_atomic_typed(struct page *page, enum km_type type,
 					pgprot_t prot)

@@ -17,7 +17,6 @@
  * level takes a released entry before it pushes a new one, so that two
  * mappings remapped in turn keep two entries, not a growing stack.
  */
-#include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/highmem.h>
 #include <linux/kmap_atomic_debug.h>
@@ -113,19 +112,21 @@ void kmap_atomic_release_buried(unsigned long vaddr)
 /*
  * The map log: one entry per typed map, in map order: its kmap_local
  * index, or KM_LOG_LOWMEM for a page that took none; its type; its
- * interrupt level; the counts its level held before its first map (the
- * baseline); its call site. A task's maps and those of the softirqs and
+ * interrupt level; the page-fault count its level held before its first
+ * map; its call site. A task's maps and those of the softirqs and
  * hard interrupts that come on it (whose kmap_local entries are on its
  * stack too) are in its struct kmap_ctrl; with interrupts off wherever it
  * is read or written, none of them comes in between. An NMI, an #MC, #DB
  * or int3 may come anywhere: theirs are in a log of this CPU's.
  *
- * One invariant: a typed unmap releases exactly one entry of its own
- * level and gives back exactly one map's counts; an unmap with nothing to
- * release touches nothing; what a level leaves is released where it ends,
- * counts back to its baseline and never below. Nothing reaches
- * kmap_local's BUG(): a level holds at most KM_LEVEL_ENTRIES kmap_local
- * entries, past which a map returns NULL, as it does with the log full.
+ * One invariant: every entry owes exactly one map's counts, and gives
+ * them back exactly once, when it is released: by a typed unmap, which
+ * releases exactly one entry of its own level; by the one-argument
+ * kunmap_atomic() of a typed map (kunmap_atomic_any_order_one()); or
+ * where its level ends. An unmap with nothing to release touches nothing.
+ * Nothing reaches kmap_local's BUG(): a level holds at most
+ * KM_LEVEL_ENTRIES kmap_local entries, past which a map returns NULL, as
+ * it does with the log full.
  */
 #define KM_LOG_LOWMEM		0xff
 #define KM_LOG_NR		KM_MAX_IDX
@@ -152,10 +153,11 @@ unsigned long kmap_atomic_reports(void)
 }
 EXPORT_SYMBOL(kmap_atomic_reports);
 
-#define report(fmt, ...)						\
+/* A misuse, counted, and printed once per kind, naming the call site @ip. */
+#define report(ip, fmt, ...)						\
 do {									\
 	atomic_long_inc(&reports);					\
-	WARN_ONCE(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);		\
+	WARN_ONCE(1, "kmap_atomic: %pS " fmt "\n", (void *)(ip), ##__VA_ARGS__); \
 } while (0)
 
 /*
@@ -171,22 +173,13 @@ static struct kmap_atomic_log *this_log(void)
 		return &current->kmap_ctrl.typed_log;
 	log = this_cpu_ptr(&kmap_atomic_nmi_log);
 	if (log->n && __this_cpu_read(nmi_log_task) != current) {
-		report("%u map(s) of an NMI-class context left on CPU%u by another task's: dropped",
+		report(log->e[0].ip,
+		       "maps in an NMI-class context that returned holding %u map(s) on CPU%u, which another task's finds: dropped",
 		       log->n, smp_processor_id());
 		log->n = 0;
 	}
 	__this_cpu_write(nmi_log_task, current);
 	return log;
-}
-
-/* The count a typed map holds besides page faults: preemption, or migration on RT. */
-static unsigned int held_count(void)
-{
-#if defined(CONFIG_PREEMPT_RT) && defined(CONFIG_SMP)
-	return current->migration_disabled;
-#else
-	return preempt_count() & PREEMPT_MASK;
-#endif
 }
 
 static void counts_raise(void)
@@ -198,13 +191,10 @@ static void counts_raise(void)
 	pagefault_disable();
 }
 
-/* One map's counts, never below its level's baseline. */
-static void counts_give_back(const struct kmap_atomic_entry *e)
+/* One map's counts, as kunmap_atomic(addr) gives them back. */
+static void counts_give_back(void)
 {
-	if (current->pagefault_disabled > e->pf_base)
-		pagefault_enable();
-	if (held_count() <= e->count_base)
-		return;
+	pagefault_enable();
 	if (IS_ENABLED(CONFIG_PREEMPT_RT))
 		migrate_enable();
 	else
@@ -254,8 +244,11 @@ static void release_entry(struct kmap_atomic_log *log, unsigned int i)
 	log_remove(log, i);
 }
 
-/* How many more entries @level has than maps its page-fault count stands for. */
-static int level_orphans(struct kmap_atomic_log *log, u16 level)
+/*
+ * Does every page-fault disable of @level come from its typed maps? Then
+ * a one-argument unmap in it can only stand for one of them.
+ */
+static bool level_all_typed(struct kmap_atomic_log *log, u16 level)
 {
 	unsigned int i, n = 0;
 	int held = 0;
@@ -264,48 +257,24 @@ static int level_orphans(struct kmap_atomic_log *log, u16 level)
 		if (log->e[i].level == level && !n++)
 			held = current->pagefault_disabled - log->e[i].pf_base;
 	}
-	return (int)n - held;
+	return n && held == n;
 }
 
 /*
- * Entries of @level that hold nothing any more go: silently, a kmap_local
- * entry that kunmap_local() or the one-argument kunmap_atomic() released;
- * then, oldest first, entries beyond the maps the level's count still
- * stands for (a one-argument kunmap_atomic(addr) gave back theirs):
- * silently a lowmem one, which holds nothing; a kmap_local one is
- * released and reported, as 2.6's slot was taken by its next map.
+ * Entries of @level whose kmap_local entry kunmap_local() or upstream's
+ * one-argument unmap released (and gave back its counts) go, silently.
  */
 static void log_trim(struct kmap_atomic_log *log, u16 level)
 {
-	int orphans;
 	unsigned int i;
 
 	for (i = log->n; i-- > 0;) {
 		if (log->e[i].level == level && !entry_live(&log->e[i]))
 			log_remove(log, i);
 	}
-	orphans = level_orphans(log, level);
-	for (i = 0; i < log->n && orphans > 0;) {
-		if (log->e[i].level == level && is_lowmem_entry(&log->e[i])) {
-			log_remove(log, i);
-			orphans--;
-			continue;
-		}
-		i++;
-	}
-	for (i = 0; i < log->n && orphans > 0;) {
-		if (log->e[i].level != level) {
-			i++;
-			continue;
-		}
-		report("the map of type %u from %pS lost its counts to a one-argument kunmap_atomic() of another address: released",
-		       log->e[i].type, (void *)log->e[i].ip);
-		release_entry(log, i);
-		orphans--;
-	}
 }
 
-/* Fill in @e's baseline: its level's oldest entry's, or the counts now. */
+/* Fill in @e's level's page-fault count before its first map. */
 static void level_base(struct kmap_atomic_log *log, struct kmap_atomic_entry *e)
 {
 	unsigned int i;
@@ -313,12 +282,10 @@ static void level_base(struct kmap_atomic_log *log, struct kmap_atomic_entry *e)
 	for (i = 0; i < log->n; i++) {
 		if (log->e[i].level == e->level) {
 			e->pf_base = log->e[i].pf_base;
-			e->count_base = log->e[i].count_base;
 			return;
 		}
 	}
 	e->pf_base = current->pagefault_disabled;
-	e->count_base = held_count();
 }
 
 /* Map @pfn into a released entry of this level, if the stack has one. */
@@ -401,9 +368,8 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 	why = map_refused(log, e.level, high);
 	if (unlikely(why)) {
 		local_irq_restore(flags);
-		counts_give_back(&e);
-		report("%pS maps type %u with %s: not mapped, NULL returned",
-		       (void *)_RET_IP_, type, why);
+		counts_give_back();
+		report(_RET_IP_, "maps type %u with %s: not mapped, NULL returned", type, why);
 		return NULL;
 	}
 	if (unlikely(this_cpu_read(kmap_atomic_released)) && high)
@@ -467,11 +433,16 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
 			    u16 level, int *i)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	int top = current->kmap_ctrl.idx - 1, idx = -1;
+	int top = current->kmap_ctrl.idx - 1, idx = -1, end;
 	pte_t pte;
 
+	/*
+	 * The address of one map is the end of the map above it (kmap_local's
+	 * stack grows down): the type says which was meant.
+	 */
 	*i = entry_at(log, level, vaddr);
-	if (*i >= 0)
+	end = offset_in_page(addr) ? -1 : entry_at(log, level, vaddr - PAGE_SIZE);
+	if (*i >= 0 && !(end >= 0 && log->e[*i].type != type && log->e[end].type == type))
 		return UNMAP_ENTRY;
 	if (kmap_atomic_is_local(vaddr)) {
 		idx = kmap_atomic_local_entry(vaddr);
@@ -479,24 +450,24 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
 			idx = -1;	/* another CPU's: a wrong pointer */
 	}
 	/*
-	 * An entry of this task's stack is what the address names, before the
-	 * end of the entry above it (kmap_local's stack grows down): released,
-	 * or another level's typed map, it is a stale pointer.
+	 * An entry of this task's stack that no typed map of this level holds
+	 * is what the address names, rather than the end of the map above it:
+	 * released, or another level's typed map, it is a stale pointer.
 	 */
-	if (idx >= 0 && idx <= top) {
+	if (*i < 0 && idx >= 0 && idx <= top) {
 		pte = current->kmap_ctrl.pteval[idx];
 		if (!pte_present(pte) || tagged(pte))
 			return UNMAP_NOTHING;
 		if (idx == top)
 			return UNMAP_ONE_ARG;
 	}
-	*i = offset_in_page(addr) ? -1 : entry_at(log, level, vaddr - PAGE_SIZE);
+	*i = end;
 	if (*i >= 0)
 		return UNMAP_END;
 	/* A free entry of this CPU's: unmapped twice. */
 	if (idx > top)
 		return UNMAP_NOTHING;
-	*i = entry_by_type(log, level, min_t(unsigned int, type, KM_TYPE_NR));
+	*i = entry_by_type(log, level, type);
 	if (*i < 0)
 		return UNMAP_NOTHING;
 	if (kmap_atomic_is_lowmem(vaddr) && is_lowmem_entry(&log->e[*i]))
@@ -510,22 +481,22 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
  * @type: the slot named
  *
  * Release one map of this context from the map log and give back one
- * map's counts (preemption, or migration on PREEMPT_RT, and page faults),
- * never below the context's baseline. Which map: the newest whose page
- * holds @addr; else, for an entry of this task's kmap_local stack, none if
- * it is released or another context's typed map (unmapped twice, a stale
- * pointer), and the entry itself if it is the top (a one-argument
- * kmap_atomic()'s, released as kunmap_atomic(addr) would); else the
- * newest whose page holds @addr - 1 (an end pointer); else none for a free
- * kmap_local address of this CPU; else (lowmem, vmalloc, module, an outer
- * kmap_local_page()'s under the top, another CPU's) the newest lowmem map
- * of @type, the newest map of @type, the newest lowmem map, the newest
- * map: 2.6's rule for a lowmem pointer and a lowmem map, else a wrong
- * pointer. Only this context's typed maps are ever taken, never an outer
- * kmap_local_page(). A kmap_local
- * entry under the top is cleared and flushed now (it faults from here
- * on) and popped once the entries above it are gone. Every misuse is
- * reported; an unmap that stands for no map touches nothing.
+ * map's counts (preemption, or migration on PREEMPT_RT, and page faults).
+ * Which map: the newest whose page holds @addr (or the one whose end it
+ * is, if that one has @type and this one not); else, for an entry of this
+ * task's kmap_local stack, none if it is released or another context's
+ * typed map (unmapped twice, a stale pointer), and the entry itself if it
+ * is the top (a one-argument kmap_atomic()'s, released as
+ * kunmap_atomic(addr) would); else the newest whose page holds @addr - 1
+ * (an end pointer); else none for a free kmap_local address of this CPU;
+ * else (lowmem, vmalloc, module, an outer kmap_local_page()'s under the
+ * top, another CPU's) the newest lowmem map of @type, the newest map of
+ * @type, the newest lowmem map, the newest map: 2.6's rule for a lowmem
+ * pointer and a lowmem map, else a wrong pointer. Only this context's
+ * typed maps are taken, never an outer kmap_local_page() under the top. A
+ * kmap_local entry under the top is cleared and flushed now (it faults
+ * from here on) and popped once the entries above it are gone. Every
+ * misuse is reported; an unmap that stands for no map touches nothing.
  */
 void kunmap_atomic_any_order(const void *addr, unsigned int type)
 {
@@ -539,7 +510,7 @@ void kunmap_atomic_any_order(const void *addr, unsigned int type)
 	local_irq_save(flags);
 	log = this_log();
 	log_trim(log, level);
-	kind = pick(log, addr, type, level, &i);
+	kind = pick(log, addr, min_t(unsigned int, type, KM_TYPE_NR), level, &i);
 	if (kind == UNMAP_ONE_ARG)
 		kunmap_local_indexed(addr);
 	if (i >= 0) {
@@ -550,32 +521,90 @@ void kunmap_atomic_any_order(const void *addr, unsigned int type)
 
 	switch (kind) {
 	case UNMAP_NOTHING:
-		report("%pS unmaps %p from type %u, which stands for no map of this context (unmapped twice, a stale pointer?): nothing changed",
-		       (void *)_RET_IP_, addr, type);
+		report(_RET_IP_,
+		       "unmaps %p from type %u, which stands for no map of this context (unmapped twice, a stale pointer?): nothing changed",
+		       addr, type);
 		return;
 	case UNMAP_ONE_ARG:
-		report("%pS unmaps %p from type %u, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
-		       (void *)_RET_IP_, addr, type);
+		report(_RET_IP_,
+		       "unmaps %p from type %u, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
+		       addr, type);
 		break;
 	case UNMAP_WRONG:
-		report("%pS unmaps %p from type %u, no address of a map of this context (the wrong pointer?): the map of type %u from %pS released, its counts given back",
-		       (void *)_RET_IP_, addr, type, e.type, (void *)e.ip);
+		report(_RET_IP_,
+		       "unmaps %p from type %u, no address of a map of this context (the wrong pointer?): the map of type %u from %pS released, its counts given back",
+		       addr, type, e.type, (void *)e.ip);
 		break;
 	case UNMAP_END:
-		report("%pS unmaps %p from type %u, the end of the map from %pS (an end pointer?): released, its counts given back",
-		       (void *)_RET_IP_, addr, type, (void *)e.ip);
+		report(_RET_IP_,
+		       "unmaps %p from type %u, the end of the map from %pS (an end pointer?): released, its counts given back",
+		       addr, type, (void *)e.ip);
 		break;
 	case UNMAP_ENTRY:
 		if (e.type != min_t(unsigned int, type, KM_TYPE_NR))
-			report("%pS unmaps %p from type %u, but %pS mapped it as type %u (the wrong type?): released, its counts given back",
-			       (void *)_RET_IP_, addr, type, (void *)e.ip, e.type);
+			report(_RET_IP_,
+			       "unmaps %p from type %u, but %pS mapped it as type %u (the wrong type?): released, its counts given back",
+			       addr, type, (void *)e.ip, e.type);
 		break;
 	case UNMAP_LOWMEM:
 		break;
 	}
-	counts_give_back(&e);
+	counts_give_back();
 }
 EXPORT_SYMBOL(kunmap_atomic_any_order);
+
+/**
+ * kunmap_atomic_any_order_one - kunmap_atomic(addr) while the task has typed maps
+ * @addr: the address a map returned
+ *
+ * The one-argument unmap gives back one map's counts. Given a typed map's
+ * address (any byte of its page), or an address that is no kmap_local one
+ * while every page-fault disable of this context is one of its typed maps
+ * (so that the unmap can stand for nothing else: its newest lowmem map,
+ * else its newest map), it releases that map, with its counts, as the
+ * typed unmap would: 2.6's lowmem rule for a lowmem map and a lowmem
+ * address, a report otherwise. Anything else is upstream's
+ * kunmap_atomic(addr).
+ */
+void kunmap_atomic_any_order_one(const void *addr)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	struct kmap_atomic_entry e;
+	struct kmap_atomic_log *log;
+	u16 level = log_level();
+	bool by_address = true;
+	unsigned long flags;
+	int i;
+
+	local_irq_save(flags);
+	log = this_log();
+	log_trim(log, level);
+	i = entry_at(log, level, vaddr);
+	if (i < 0 && !kmap_atomic_is_local(vaddr) && level_all_typed(log, level)) {
+		i = entry_by_type(log, level, UINT_MAX);
+		by_address = false;
+	}
+	if (i >= 0) {
+		e = log->e[i];
+		release_entry(log, i);
+	}
+	local_irq_restore(flags);
+
+	if (i < 0) {
+		kunmap_atomic_untyped(addr);
+		return;
+	}
+	if (by_address)
+		report(_RET_IP_,
+		       "unmaps %p with the one-argument kunmap_atomic(), but %pS mapped it as type %u: released, its counts given back",
+		       addr, (void *)e.ip, e.type);
+	else if (!kmap_atomic_is_lowmem(vaddr) || !is_lowmem_entry(&e))
+		report(_RET_IP_,
+		       "unmaps %p with the one-argument kunmap_atomic(), no address of a map of this context, while all its counts are its typed maps': the map of type %u from %pS released, its counts given back",
+		       addr, e.type, (void *)e.ip);
+	counts_give_back();
+}
+EXPORT_SYMBOL(kunmap_atomic_any_order_one);
 
 /* The newest entry of @level or of a level nested in it, or -1. */
 static int newest_from(struct kmap_atomic_log *log, u16 level)
@@ -595,8 +624,8 @@ static int newest_from(struct kmap_atomic_log *log, u16 level)
  * Called through kmap_atomic_check_leaks() where a context ends while its
  * map log holds an entry: the entries of the ending level, and of any
  * level nested in it, are released, newest first, each with one map's
- * counts, never below its level's baseline, and reported with its call
- * site (without a WARN for a task an oops kills).
+ * counts, and reported with its call site (without a WARN for a task an
+ * oops kills).
  */
 void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 {
@@ -609,21 +638,23 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 	local_irq_save(flags);
 	log = this_log();
 	while ((i = newest_from(log, level)) >= 0) {
-		/* Stale entries, and lowmem ones whose counts are back, go silently. */
+		/* Entries kunmap_local() released go silently. */
 		log_trim(log, log->e[i].level);
 		i = newest_from(log, level);
 		if (i < 0)
 			break;
 		e = log->e[i];
 		release_entry(log, i);
-		atomic_long_inc(&reports);
-		if (end == KMAP_END_TASK_DIES)
-			pr_emerg("kmap_atomic: the map of type %u from %pS still held as its task dies of an oops: released\n",
-				 e.type, (void *)e.ip);
-		else
-			WARN_ONCE(1, "kmap_atomic: %pS maps type %u and never unmaps it: released where its context ends, its counts given back\n",
-				  (void *)e.ip, e.type);
-		counts_give_back(&e);
+		if (end == KMAP_END_TASK_DIES) {
+			atomic_long_inc(&reports);
+			pr_emerg("kmap_atomic: %pS maps type %u, still held as its task dies of an oops: released\n",
+				 (void *)e.ip, e.type);
+		} else {
+			report(e.ip,
+			       "maps type %u and never unmaps it: released where its context ends, its counts given back",
+			       e.type);
+		}
+		counts_give_back();
 	}
 	local_irq_restore(flags);
 }
