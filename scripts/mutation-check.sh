@@ -147,7 +147,7 @@ any_order_mutations=(
 	'no-slots-lowmem-not-preferred|s/int r = 1 + is_lowmem_entry(e) + 2 \* (e->type == type);/int r = 1 + 2 * (e->type == type);/|kmap_atomic_log.buggy_loop'
 	'no-slots-unmap-gives-back-twice|s/^\tcounts_give_back();$/\tcounts_give_back();\n\tcounts_give_back();/|kmap_atomic_log.buggy_loop'
 	'no-slots-unmap-releases-two|s/^\tlog_remove(log, i);$/\tlog_remove(log, i);\n\tif (i > 0)\n\t\tlog_remove(log, i - 1);/|kmap_atomic_log.buggy_loop'
-	'no-slots-level-end-below-baseline|s/^\t\tcounts_give_back();$/\t\tcounts_give_back();\n\t\tcounts_give_back();/|kmap_atomic_log.leak_released_where_the_context_ends'
+	'no-slots-level-end-below-its-baseline|s/^\t\tif (log->e\[i\].level >= level)$/\t\tif (1)/|kmap_atomic_log.leak_released_where_the_context_ends'
 	'no-slots-untagged-entry-taken|s/^\t\tif (idx == top)$/\t\tif (idx <= top)/|kmap_atomic_log.buggy_loop'
 )
 # (include/linux/highmem-typed.h without the slots: release-noslots)

@@ -456,7 +456,8 @@ static void buggy_loop(struct kunit *test)
  * A leak in a loop: maps of this context never unmapped. The maps past
  * this context's share of kmap_local's stack get NULL (never kmap_local's
  * BUG()), and the context's end releases every one and gives back their
- * counts, down to where the context began.
+ * counts, down to where the context began: not the map of the task it
+ * came on, which keeps its page, its entry and its counts.
  */
 struct leak_run {
 	struct page *page;
@@ -498,19 +499,29 @@ static void leak_tasklet(struct tasklet_struct *tl)
 static void leak_released_where_the_context_ends(struct kunit *test)
 {
 	struct leak_run l = { .page = test_page(HIGHMEM_BELOW_4G, 6), .type = KM_SOFTIRQ0 };
-	struct state before, after;
+	struct page *task_page = test_page(HIGHMEM_BELOW_4G, 7);
+	struct state before, held, after;
+	bool task_map_kept;
+	u32 *task_map;
 
 	need_log(test);
 	need_kind(test, HIGHMEM_BELOW_4G);
 	seed(l.page);
+	seed(task_page);
 	migrate_disable();
 	state_now(&before);
+	task_map = kmap_atomic(task_page, KM_USER0);
+	state_now(&held);
 	init_completion(&l.done);
 	tasklet_setup(&l.tasklet, leak_tasklet);
 	pr_info("KMAP-EXPECT-BEGIN maps never unmapped in a tasklet\n");
 	KUNIT_EXPECT_TRUE_MSG(test, tasklet_here(&l.tasklet, &l.done, &l.ran_in),
 			      "the tasklet ran on ksoftirqd: its end is not checked");
 	pr_info("KMAP-EXPECT-END maps never unmapped in a tasklet\n");
+	task_map_kept = *task_map == seed_of(task_page);
+	state_now(&after);
+	expect_same(test, &held, &after, "the tasklet that leaked ended");
+	kunmap_atomic(task_map, KM_USER0);
 	state_now(&after);
 	migrate_enable();
 
@@ -518,10 +529,12 @@ static void leak_released_where_the_context_ends(struct kunit *test)
 	KUNIT_EXPECT_GT_MSG(test, l.refused, 0U, "no map was refused: the leak has no bound");
 	KUNIT_EXPECT_LE_MSG(test, l.after.local_depth - l.before.local_depth,
 			    KM_MAX_IDX / 2, "kmap_local entries the leak took");
+	KUNIT_EXPECT_TRUE_MSG(test, task_map_kept,
+			      "the task's map under the tasklet lost its page at the tasklet's end");
 	/* Each refusal and each map the context's end released was reported. */
 	KUNIT_EXPECT_EQ_MSG(test, after.reports - before.reports,
 			    (unsigned long)(l.refused + l.mapped), "reports of the leak");
-	expect_same(test, &before, &after, "the tasklet that leaked ended");
+	expect_same(test, &before, &after, "the task's map unmapped");
 }
 
 static void build_cases(void)
