@@ -330,19 +330,19 @@ static enum hrtimer_restart bug_hrtimer(struct hrtimer *timer)
 static void run_under_one_arg_map(struct kunit *test, struct bug_run *r, struct page *page)
 {
 	struct state held, back;
-	u32 *p;
+	u32 *held_map;
 
 	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	r->timer.function = bug_hrtimer;
-	p = kmap_atomic(page);
+	held_map = kmap_atomic(page);
 	state_now(&held);
 	hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
 	while (!READ_ONCE(r->fired))
 		cpu_relax();
 	state_now(&back);
-	KUNIT_EXPECT_EQ_MSG(test, *p, seed_of(page),
+	KUNIT_EXPECT_EQ_MSG(test, *held_map, seed_of(page),
 			    "the task's one-argument map lost its page to the interrupt");
-	kunmap_atomic(p);
+	kunmap_atomic(held_map);
 	hrtimer_cancel(&r->timer);
 	KUNIT_EXPECT_EQ_MSG(test, back.preempt, held.preempt,
 			    "the task's preempt_count() after the interrupt");
