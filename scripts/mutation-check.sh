@@ -152,7 +152,7 @@ any_order_mutations=(
 )
 # (include/linux/highmem-typed.h without the slots: release-noslots)
 noslots_header_mutations=(
-	'no-slots-one-arg-unmap-not-logged|s/^\tif (unlikely(current->kmap_ctrl.typed_log.n))\t\t\t\\$/\tif (0)\t\t\t\t\t\t\t\\/|kmap_atomic_log.buggy_loop'
+	'no-slots-one-arg-unmap-not-logged|s/^\tif (unlikely(current->kmap_ctrl.typed_log.n || in_nmi()))\t\\$/\tif (0)\t\t\t\t\t\t\t\\/|kmap_atomic_log.buggy_loop'
 )
 
 caught=0 total=0

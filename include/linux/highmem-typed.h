@@ -233,16 +233,17 @@ void kunmap_atomic_any_order_one(const void *addr);
 #ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
 /*
  * kunmap_atomic(addr), the one-argument form, while the task has typed
- * maps: the map log tells whether it stands for one of them, whose counts
- * it then gives back once (kunmap_atomic_any_order_one()). A load and a
- * branch otherwise.
+ * maps, or in an NMI-class context (whose are in a log of the CPU's): the
+ * map log tells whether it stands for one of them, whose counts it then
+ * gives back once (kunmap_atomic_any_order_one()). A load and a branch
+ * otherwise.
  */
 #define kunmap_atomic_one(__addr)					\
 do {									\
 	const void *__ka_addr = (__addr);				\
 									\
 	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
-	if (unlikely(current->kmap_ctrl.typed_log.n))			\
+	if (unlikely(current->kmap_ctrl.typed_log.n || in_nmi()))	\
 		kunmap_atomic_any_order_one(__ka_addr);			\
 	else								\
 		kunmap_atomic_untyped(__ka_addr);			\

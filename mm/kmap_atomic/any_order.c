@@ -450,16 +450,21 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
 			idx = -1;	/* another CPU's: a wrong pointer */
 	}
 	/*
-	 * An entry of this task's stack that no typed map of this level holds
-	 * is what the address names, rather than the end of the map above it:
-	 * released, or another level's typed map, it is a stale pointer.
+	 * An entry of this task's stack that no typed map of this level holds:
+	 * released at this level, it was unmapped twice; a one-argument map at
+	 * the top (page faults are off under it), it is that map; released
+	 * at another level or another level's typed map, a stale pointer,
+	 * unless it is the end of a map of this level. A guard page of
+	 * DEBUG_KMAP_LOCAL (none) is no entry.
 	 */
 	if (*i < 0 && idx >= 0 && idx <= top) {
 		pte = current->kmap_ctrl.pteval[idx];
-		if (!pte_present(pte) || tagged(pte))
+		if (pte_val(pte) == pte_val(released_pte()))
 			return UNMAP_NOTHING;
-		if (idx == top)
-			return UNMAP_ONE_ARG;
+		if (idx == top && pte_present(pte) && !tagged(pte))
+			return current->pagefault_disabled ? UNMAP_ONE_ARG : UNMAP_NOTHING;
+		if (end < 0 && !pte_none(pte) && (!pte_present(pte) || tagged(pte)))
+			return UNMAP_NOTHING;
 	}
 	*i = end;
 	if (*i >= 0)
