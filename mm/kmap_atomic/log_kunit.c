@@ -24,21 +24,9 @@
 
 #include "kmap_atomic.h"
 #include "kunit_pages.h"
+#include "test_contexts.h"
 
 #define LOOPS		10000
-
-enum where { IN_TASK, IN_TASKLET, IN_HRTIMER, WHERE_NR };
-
-static const char * const where_names[WHERE_NR] = {
-	[IN_TASK] = "a task", [IN_TASKLET] = "a tasklet", [IN_HRTIMER] = "a hard hrtimer",
-};
-
-/* Each context's pair of slots, as 2.6 drivers used them. */
-static const enum km_type slot_pair[WHERE_NR][2] = {
-	[IN_TASK] = { KM_USER0, KM_USER1 },
-	[IN_TASKLET] = { KM_SOFTIRQ0, KM_SOFTIRQ1 },
-	[IN_HRTIMER] = { KM_IRQ0, KM_IRQ1 },
-};
 
 enum bug {
 	WRONG_KMALLOC,		/* kunmap_atomic(kmalloc'd buf, KM_USER0) */
