@@ -261,16 +261,22 @@ static bool level_all_typed(struct kmap_atomic_log *log, u16 level)
 }
 
 /*
- * Entries of @level whose kmap_local entry kunmap_local() or upstream's
- * one-argument unmap released (and gave back its counts) go, silently.
+ * Entries of @level whose kmap_local entry kunmap_local() popped (the
+ * one-argument kunmap_atomic() of a typed map comes here instead, while
+ * the log holds it): they go, their counts given back, reported.
  */
 static void log_trim(struct kmap_atomic_log *log, u16 level)
 {
 	unsigned int i;
 
 	for (i = log->n; i-- > 0;) {
-		if (log->e[i].level == level && !entry_live(&log->e[i]))
-			log_remove(log, i);
+		if (log->e[i].level != level || entry_live(&log->e[i]))
+			continue;
+		report(log->e[i].ip,
+		       "maps type %u, which kunmap_local() released (use kunmap_atomic(addr, type)): its counts given back",
+		       log->e[i].type);
+		log_remove(log, i);
+		counts_give_back();
 	}
 }
 
@@ -643,7 +649,6 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 	local_irq_save(flags);
 	log = this_log();
 	while ((i = newest_from(log, level)) >= 0) {
-		/* Entries kunmap_local() released go silently. */
 		log_trim(log, log->e[i].level);
 		i = newest_from(log, level);
 		if (i < 0)

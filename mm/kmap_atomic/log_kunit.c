@@ -41,6 +41,7 @@ enum bug {
 	LOWMEM_ONE_ARG_UNMAP,	/* kmap_atomic(lowmem, KM_USER0); kunmap_atomic(p) */
 	UNMAP_TWICE,		/* the first of two maps unmapped twice, in map order */
 	WRONG_ONE_ARG_UNMAP,	/* kmap_atomic(h, KM_USER0); kunmap_atomic(buf) */
+	KUNMAP_LOCAL,		/* kmap_atomic(h, KM_USER0); kunmap_local(p) */
 	LOWMEM_RULE_OVER_HIGHMEM, /* correct 2.6: a lowmem pointer for a lowmem map */
 	UNDER_A_LOCK,		/* correct: mapped under a lock, unmapped after it */
 	PAGEFAULTS_INTERLEAVED,	/* correct: page faults enabled between map and unmap */
@@ -60,6 +61,7 @@ static const char * const bug_names[BUG_NR] = {
 	[LOWMEM_ONE_ARG_UNMAP] = "a typed lowmem map unmapped with kunmap_atomic(addr)",
 	[UNMAP_TWICE] = "the first of two maps unmapped twice",
 	[WRONG_ONE_ARG_UNMAP] = "a typed map unmapped with kunmap_atomic(wrong pointer)",
+	[KUNMAP_LOCAL] = "a typed map unmapped with kunmap_local()",
 	[LOWMEM_RULE_OVER_HIGHMEM] = "correct 2.6 code: the lowmem rule under a highmem map",
 	[UNDER_A_LOCK] = "correct code: mapped under a lock, unmapped after the unlock",
 	[PAGEFAULTS_INTERLEAVED] = "correct code: page faults enabled between map and unmap",
@@ -70,7 +72,7 @@ static const unsigned int bug_reports[BUG_NR] = {
 	[WRONG_KMALLOC] = 1, [WRONG_VMALLOC] = 1, [WRONG_STATIC] = 1, [END_POINTER] = 1,
 	[TWO_IN_MAP_ORDER] = 2, [WRONG_POINTER_AND_TYPE] = 1, [END_POINTER_UNDER_LOCAL] = 1,
 	[WRONG_OUTER_LOCAL] = 1, [ONE_ARG_MAP] = 1, [LOWMEM_ONE_ARG_UNMAP] = 0,
-	[UNMAP_TWICE] = 1, [WRONG_ONE_ARG_UNMAP] = 1, [UNDER_A_LOCK] = 0,
+	[UNMAP_TWICE] = 1, [WRONG_ONE_ARG_UNMAP] = 1, [KUNMAP_LOCAL] = 1, [UNDER_A_LOCK] = 0,
 	[LOWMEM_RULE_OVER_HIGHMEM] = 0,
 	[PAGEFAULTS_INTERLEAVED] = 0,
 };
@@ -199,6 +201,16 @@ static void one_round(struct bug_run *r, enum km_type a, enum km_type b)
 		p = kmap_atomic(h, a);
 		r->lost += !p || *p != seed_of(h);
 		kunmap_atomic(r->buf);
+		r->miscounted += current->pagefault_disabled != pf;
+		break;
+	case KUNMAP_LOCAL:
+		/* Its counts come back at this context's next typed map or unmap. */
+		p = kmap_atomic(h, a);
+		r->lost += !p || *p != seed_of(h);
+		kunmap_local(p);
+		q = kmap_atomic(h2, b);
+		r->lost += !q || *q != seed_of(h2);
+		kunmap_atomic(q, b);
 		r->miscounted += current->pagefault_disabled != pf;
 		break;
 	case LOWMEM_RULE_OVER_HIGHMEM:
