@@ -30,13 +30,13 @@ if ((!have_spatch)) && [[ $mode != selftest ]]; then
 	exit 2
 fi
 
-# The series' own code. The misuse suites (misuse, debug, trace, survive)
-# and the misuse sample commit each misuse on purpose, so they are not
-# checked by default.
+# The series' own code. The misuse suites (misuse, debug, trace, survive,
+# log) and the misuse sample commit each misuse on purpose, so they are
+# not checked by default.
 series_files() {
 	(cd "$top" && ls mm/kmap_atomic/*.c mm/kmap_atomic/*.h samples/kmap_atomic/*.c \
 		include/linux/bio-kmap.h include/linux/highmem-typed.h) |
-		grep -vxE 'mm/kmap_atomic/(misuse|debug|trace|survive)_kunit\.c|samples/kmap_atomic/kmap_atomic_misuse\.c'
+		grep -vxE 'mm/kmap_atomic/(misuse|debug|trace|survive|log)_kunit\.c|samples/kmap_atomic/kmap_atomic_misuse\.c'
 }
 
 # The files to look at: DIR's .c and .h files, or the series' own.

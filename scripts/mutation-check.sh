@@ -176,7 +176,7 @@ run_mutant() {
 	# Release: the suites as modules; debug: built in, run at boot.
 	local kunit=() glob=()
 	if [[ $flavor = release-noslots ]]; then
-		kunit=("$out/mm/kmap_atomic/kmap_atomic_api_kunit.ko")
+		kunit=("$out/mm/kmap_atomic/kmap_atomic_api_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_log_kunit.ko")
 	elif [[ $flavor = release ]]; then
 		kunit=("$out/mm/kmap_atomic/kmap_atomic_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_misuse_kunit.ko"
 		       "$out/mm/kmap_atomic/kmap_atomic_survive_kunit.ko" "$out/mm/kmap_atomic/kmap_atomic_trace_kunit.ko")

@@ -20,11 +20,11 @@ for m in $samples/kmap_atomic_demo.ko $samples/kmap_atomic_nmi.ko $samples/kmap_
 done
 # The release flavor's suites are modules, and each must be there: a
 # missing one would only shorten the plan that /init prints for them.
-# Without the typed slots kmap_atomic_api and the bio helpers' suite apply.
+# Without the typed slots kmap_atomic_api, the map log's and the bio helpers' suites apply.
 kunit=()
-suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_survive_kunit kmap_atomic_trace_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit"
+suites="kmap_atomic_kunit kmap_atomic_misuse_kunit kmap_atomic_survive_kunit kmap_atomic_trace_kunit kmap_atomic_bio_kunit kmap_atomic_api_kunit kmap_atomic_log_kunit"
 # An rt kernel (PREEMPT_RT) is a release one without the slots.
-[[ $kdir == *-noslots || ${kdir#debian-} == rt* ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit"
+[[ $kdir == *-noslots || ${kdir#debian-} == rt* ]] && suites="kmap_atomic_bio_kunit kmap_atomic_api_kunit kmap_atomic_log_kunit"
 if [[ ${kdir#debian-} == release* || ${kdir#debian-} == rt* ]]; then
 	for m in $suites; do
 		ko=$build/$kdir/mm/kmap_atomic/$m.ko

@@ -565,5 +565,7 @@ static struct kunit_suite log_suite = {
 	.test_cases = log_cases,
 };
 
-/* Part of kmap_atomic_api_kunit.ko, whose api_kunit.c gives the module's info. */
 kunit_test_suite(log_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the typed atomic kmaps' map log against buggy 2.6 code");
+MODULE_LICENSE("GPL");
