@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make matrix: boot each memory model with the MEM and SMP that make sense
 # for it, each with KUnit, the userspace checks and STRESS seconds of the
-# stress test and 1,000,000 operations of the random state-machine test
-# (MATRIX_RANDOM_OPS); then a table (build/matrix/results.md) and the totals,
-# "N passed, N failed" last.
+# stress test and 1,000,000 operations of each random state-machine test
+# (the slots', and the map log's without them: MATRIX_RANDOM_OPS); then a
+# table (build/matrix/results.md) and the totals, "N passed, N failed" last.
 # Usage: scripts/matrix.sh BUILD TIMEOUT STRESS
 set -uo pipefail
 build=$1 timeout=$2 stress=$3
@@ -38,7 +38,7 @@ for r in "${runs[@]}"; do
 	read -r kdir model mem smp <<<"$r"
 	echo "  MATRIX  $model MEM=$mem SMP=$smp"
 	"$here/test-boot.sh" "$build" "$kdir" "$smp" "$mem" "$timeout" "$stress" "" \
-		"kmap_atomic_survive_kunit.random_ops=$random_ops" >/dev/null 2>&1
+		"kmap_atomic_survive_kunit.random_ops=$random_ops kmap_atomic_log_kunit.random_ops=$random_ops" >/dev/null 2>&1
 	log=$(readlink -f "$build/logs/test-$kdir-latest.log")
 	cp "$log" "$out/$kdir-$mem-smp$smp.log"
 	log=$out/$kdir-$mem-smp$smp.log

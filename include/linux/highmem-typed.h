@@ -291,9 +291,15 @@ static inline void __kunmap_atomic_typed(const void *addr, enum km_type type)
 
 #ifdef CONFIG_KMAP_ATOMIC_ANY_ORDER
 unsigned long kmap_atomic_reports(void);
+unsigned long kmap_atomic_reports_printed(void);
 #else
 /* No slots, no checks: nothing is reported. */
 static inline unsigned long kmap_atomic_reports(void)
+{
+	return 0;
+}
+
+static inline unsigned long kmap_atomic_reports_printed(void)
 {
 	return 0;
 }

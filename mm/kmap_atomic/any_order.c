@@ -139,25 +139,13 @@ EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_nmi_log);
 /* The task whose kmap_local stack the NMI log's entries are on. */
 static DEFINE_PER_CPU(struct task_struct *, nmi_log_task);
 
-static atomic_long_t reports;
-
-/**
- * kmap_atomic_reports() - how many misuses of typed atomic kmaps were reported
- *
- * Return: without the slots, the count since boot of the misuses reported
- * (the first of each kind is printed). For tests.
- */
-unsigned long kmap_atomic_reports(void)
-{
-	return atomic_long_read(&reports);
-}
-EXPORT_SYMBOL(kmap_atomic_reports);
-
-/* A misuse, counted, and printed once per kind, naming the call site @ip. */
+/* A misuse, counted, and printed once per call site @ip, which it names. */
 #define report(ip, fmt, ...)						\
 do {									\
-	atomic_long_inc(&reports);					\
-	WARN_ONCE(1, "kmap_atomic: %pS " fmt "\n", (void *)(ip), ##__VA_ARGS__); \
+	unsigned long __ip = (ip);					\
+									\
+	if (kmap_atomic_report_site(__ip))				\
+		WARN(1, "kmap_atomic: %pS " fmt "\n", (void *)__ip, ##__VA_ARGS__); \
 } while (0)
 
 /*
@@ -656,7 +644,7 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 		e = log->e[i];
 		release_entry(log, i);
 		if (end == KMAP_END_TASK_DIES) {
-			atomic_long_inc(&reports);
+			kmap_atomic_report_site(e.ip);
 			pr_emerg("kmap_atomic: %pS maps type %u, still held as its task dies of an oops: released\n",
 				 (void *)e.ip, e.type);
 		} else {

@@ -162,8 +162,6 @@ DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
 /* Release what a context still holds as it ends. */
 void __kmap_atomic_reclaim(bool dying);
 
-bool kmap_atomic_report_site(unsigned long ip);
-bool kmap_atomic_site_first(unsigned long key);
 int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused);
 void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
 int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);
@@ -201,5 +199,12 @@ unsigned int kmap_atomic_fallback_reclaim(void);
 #define KMAP_COUNTS_GIVEN_BACK \
 	"%pS unmaps %s, whose counts a lowmem address (the wrong pointer?) gave back already: slot cleared, counts left alone"
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
+
+/*
+ * mm/kmap_atomic/report.c: count a misuse at call site @ip; whether to
+ * print it (the first report of each call site).
+ */
+bool kmap_atomic_report_site(unsigned long ip);
+bool kmap_atomic_site_first(unsigned long key);
 
 #endif /* _MM_KMAP_ATOMIC_H */

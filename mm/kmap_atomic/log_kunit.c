@@ -19,6 +19,7 @@
 #include <linux/interrupt.h>
 #include <linux/highmem.h>
 #include <linux/module.h>
+#include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -97,7 +98,7 @@ static u32 static_buf[16];
 
 struct state {
 	int preempt, pagefault, migrate, local_depth, log_len;
-	unsigned long reports;
+	unsigned long reports, printed;
 };
 
 static void state_now(struct state *s)
@@ -112,6 +113,7 @@ static void state_now(struct state *s)
 	s->log_len = current->kmap_ctrl.typed_log.n;
 #endif
 	s->reports = kmap_atomic_reports();
+	s->printed = kmap_atomic_reports_printed();
 }
 
 static u32 seed_of(struct page *page)
@@ -132,7 +134,7 @@ struct bug_run {
 	struct page *high[2], *outer[2], *low;
 	u32 *buf;			/* the wrong pointer */
 	u32 *outer_addr[2];		/* kmap_local_page() held around the loop */
-	struct state start, before, after, final;
+	struct state start, before, first, after, final;
 	unsigned int lost;		/* maps that did not show their page */
 	unsigned int miscounted;	/* unmaps that gave back other than one map */
 	raw_spinlock_t lock;
@@ -268,8 +270,11 @@ static void run_bug(struct bug_run *r)
 		r->outer_addr[1] = kmap_local_page(r->outer[1]);
 	}
 	state_now(&r->before);
-	for (i = 0; i < LOOPS; i++)
+	for (i = 0; i < LOOPS; i++) {
 		one_round(r, a, b);
+		if (!i)
+			state_now(&r->first);
+	}
 	state_now(&r->after);
 	if (outer) {
 		r->outer_kept = *r->outer_addr[0] == seed_of(r->outer[0]) &&
@@ -441,6 +446,12 @@ static void buggy_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, r->after.reports - r->before.reports,
 			    (unsigned long)LOOPS * bug_reports[c->bug],
 			    "reports after %s", bug_names[c->bug]);
+	/* Each call site prints once: a misuse in a loop floods nothing. */
+	KUNIT_EXPECT_LE_MSG(test, r->after.printed - r->before.printed,
+			    (unsigned long)bug_reports[c->bug],
+			    "reports printed after %s", bug_names[c->bug]);
+	KUNIT_EXPECT_EQ_MSG(test, r->after.printed - r->first.printed, 0UL,
+			    "reports printed again by the call sites of the first round");
 	expect_same(test, &r->before, &r->after, bug_names[c->bug]);
 	if (c->bug == END_POINTER_UNDER_LOCAL || c->bug == WRONG_OUTER_LOCAL)
 		KUNIT_EXPECT_TRUE_MSG(test, r->outer_kept,
@@ -534,7 +545,557 @@ static void leak_released_where_the_context_ends(struct kunit *test)
 	/* Each refusal and each map the context's end released was reported. */
 	KUNIT_EXPECT_EQ_MSG(test, after.reports - before.reports,
 			    (unsigned long)(l.refused + l.mapped), "reports of the leak");
+	/* One call site, refused or released at the context's end: printed once. */
+	KUNIT_EXPECT_LE_MSG(test, after.printed - before.printed, 1UL,
+			    "reports of the leak printed");
 	expect_same(test, &before, &after, "the task's map unmapped");
+}
+
+/*
+ * A seeded random tester of the map log: runs of random operations,
+ * correct and buggy, in a task (half of them under an outer
+ * kmap_local_page()), a tasklet, and a hard hrtimer that fires while the
+ * task holds a one-argument kmap_atomic(), checked against a model after
+ * every step. The model is the run's maps in map order: typed maps of
+ * highmem and lowmem pages, and one-argument kmap_atomic() maps.
+ *
+ *   typed map:       appended; NULL, reported, past the context's share
+ *   one-arg map:     appended
+ *   unmap:           its own address and type: that map goes, no report
+ *   wrong type:      its own address: that map goes, or the map whose end
+ *                    the address is if only that one has the type
+ *   end pointer:     the map goes, or the map at the address if it has
+ *                    the type (no report: the unmap looks correct)
+ *   wrong pointer:   kmalloc'd or vmalloc'd: the newest lowmem map of the
+ *                    type, of the type, lowmem, any: 2.6's rule draws no
+ *                    report for a lowmem pointer and a lowmem map
+ *   kunmap_atomic(p) of a typed map: that map goes
+ *   unmapped twice:  an address popped already: nothing changes
+ *   a one-arg map unmapped with the typed form: at kmap_local's top, it
+ *                    goes; under it, as another wrong pointer
+ *   kunmap_local(p) of a typed map: its counts come back, reported, at the
+ *                    context's next typed map
+ *   an interrupt:    maps, unmaps a wrong pointer, leaks a map: the task's
+ *                    maps, counts and log are as before
+ *
+ * After every step: the page-fault and preemption (migration on
+ * PREEMPT_RT) counts and the log's length are the model's, every map and
+ * the outer one show their pages, and the reports rose by the model's
+ * count. A run ends with its maps unmapped, or, in a tasklet or an
+ * interrupt, half the time left to its context's end, which releases and
+ * reports each. The next run first maps a correct pair, with no report.
+ * A failure names the seed, the run and the step.
+ * kmap_atomic_log_kunit.random_ops sets the number of operations (make
+ * matrix runs a million).
+ */
+static unsigned int random_ops = 100000;
+module_param(random_ops, uint, 0444);
+MODULE_PARM_DESC(random_ops, "operations of the random map-log test");
+
+static u64 random_seed = 26;
+module_param(random_seed, ullong, 0444);
+MODULE_PARM_DESC(random_seed, "seed of the random map-log test");
+
+#define RUN_OPS		64
+#define RUN_PAGES	4
+#define OP_NR		18
+/* A context's share of kmap_local's stack (mm/kmap_atomic/any_order.c). */
+#define LEVEL_ENTRIES	(KM_LOCAL_RESERVE / 2)
+
+/* POPPED: a typed map kunmap_local() released, its counts still owed. */
+enum model_kind { TYPED_HIGH, TYPED_LOW, ONE_ARG, POPPED };
+
+struct model_map {
+	enum model_kind kind;
+	enum km_type type;
+	struct page *page;
+	u32 *addr;
+};
+
+struct log_run {
+	struct rnd_state rnd;
+	enum where where;
+	unsigned int run, ops, step;
+	bool leak;			/* this run leaves its maps to its context's end */
+	struct page *pages[RUN_PAGES], *low, *outer_page;
+	u32 *outer;			/* a kmap_local_page() held around a task's run */
+	u32 *buf;			/* kmalloc'd: a lowmem wrong pointer */
+	void *vm;			/* vmalloc'd: another wrong pointer */
+	u32 *stale;			/* a popped typed map's address */
+	enum km_type stale_type;
+	struct model_map m[KM_MAX_IDX];
+	unsigned int n;
+	struct state base;
+	unsigned long reports;
+	unsigned int owed;		/* reports of POPPED maps the next step gives back */
+	unsigned int left;		/* maps left to the context's end */
+	struct task_struct *ran_in;
+	struct completion done;
+	struct tasklet_struct tasklet;
+	struct hrtimer timer;
+	bool fired;
+	bool ran;			/* the step ran: it checked the state */
+	unsigned int did[OP_NR];	/* steps run, by operation */
+	char failure[160];		/* the first failure */
+};
+
+static __printf(2, 3) void fail(struct log_run *r, const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	if (r->failure[0])
+		return;
+	n = scnprintf(r->failure, sizeof(r->failure), "seed %llu run %u step %u in %s: ",
+		      random_seed, r->run, r->step, where_names[r->where]);
+	va_start(args, fmt);
+	vscnprintf(r->failure + n, sizeof(r->failure) - n, fmt, args);
+	va_end(args);
+}
+
+static unsigned int pick(struct log_run *r, unsigned int n)
+{
+	return prandom_u32_state(&r->rnd) % n;
+}
+
+/* Does @addr show @page (a lowmem map: is it the page's address)? */
+static bool shows(const void *addr, struct page *page)
+{
+	u32 word;
+
+	if (!PageHighMem(page))
+		return addr == page_address(page);
+	return !get_kernel_nofault(word, (u32 *)addr) && word == seed_of(page);
+}
+
+static unsigned int count_kind(struct log_run *r, enum model_kind kind)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->m[i].kind == kind;
+	return n;
+}
+
+/* The model's map of @kind at @addr, or -1. */
+static int model_at(struct log_run *r, const void *addr, enum model_kind kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->m[i].kind == kind && r->m[i].addr == addr)
+			return i;
+	return -1;
+}
+
+static void model_remove(struct log_run *r, unsigned int i)
+{
+	memmove(&r->m[i], &r->m[i + 1], (r->n - i - 1) * sizeof(r->m[0]));
+	r->n--;
+}
+
+/* The typed map a wrong pointer stands for: lowmem of @type, @type, lowmem, any. */
+static int model_by_type(struct log_run *r, enum km_type type)
+{
+	int i, best = -1, rank = 0;
+
+	for (i = r->n - 1; i >= 0; i--) {
+		const struct model_map *m = &r->m[i];
+		int k = 1 + (m->kind == TYPED_LOW) + 2 * (m->type == type);
+
+		if (m->kind != ONE_ARG && k > rank) {
+			rank = k;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* kmap_local's entry index of @addr on this CPU, as mm/highmem.c numbers them. */
+static int local_index(const void *addr)
+{
+	return __virt_to_fix((unsigned long)addr & PAGE_MASK) - FIX_KMAP_BEGIN -
+	       KM_MAX_IDX * smp_processor_id();
+}
+
+static bool is_local_entry(const void *addr)
+{
+	unsigned long a = (unsigned long)addr & PAGE_MASK;
+
+	return a >= __fix_to_virt(FIX_KMAP_END) && a <= __fix_to_virt(FIX_KMAP_BEGIN) &&
+	       local_index(addr) >= 0 && local_index(addr) < KM_MAX_IDX;
+}
+
+static void check_state(struct log_run *r, unsigned long misuses, const char *op)
+{
+	unsigned long rose = kmap_atomic_reports() - r->reports;
+	unsigned int i, typed = r->n - count_kind(r, ONE_ARG);
+	struct state s;
+
+	state_now(&s);
+	if (s.pagefault != r->base.pagefault + (int)r->n)
+		fail(r, "%s: page-fault count %d, model %d", op, s.pagefault,
+		     r->base.pagefault + r->n);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) ?
+	    s.migrate != r->base.migrate + (int)r->n || s.preempt != r->base.preempt :
+	    s.preempt != r->base.preempt + (int)r->n)
+		fail(r, "%s: preempt_count() %#x, migration-disable %d; model %u maps", op,
+		     s.preempt, s.migrate, r->n);
+	if (s.log_len != r->base.log_len + (int)typed)
+		fail(r, "%s: the log holds %d, model %u", op, s.log_len,
+		     r->base.log_len + typed);
+	misuses += r->owed;
+	r->owed = 0;
+	if (rose != misuses)
+		fail(r, "%s: %lu reports, model %lu", op, rose, misuses);
+	for (i = 0; i < r->n; i++)
+		if (r->m[i].kind != POPPED && !shows(r->m[i].addr, r->m[i].page))
+			fail(r, "%s: the map of type %u at %p lost its page", op, r->m[i].type,
+			     r->m[i].addr);
+	if (r->outer && !shows(r->outer, r->outer_page))
+		fail(r, "%s: the outer kmap_local_page() lost its page", op);
+	r->reports = kmap_atomic_reports();
+	r->ran = true;
+}
+
+/* A typed map, or NULL where the model says the context's share is full. */
+static void step_map(struct log_run *r, enum km_type type)
+{
+	bool low = !IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP) && !pick(r, 4);
+	unsigned int typed = r->n - count_kind(r, ONE_ARG);
+	struct model_map m = { .kind = low ? TYPED_LOW : TYPED_HIGH, .type = type };
+	bool refused;
+
+	m.page = low ? r->low : r->pages[pick(r, RUN_PAGES)];
+	refused = r->base.log_len + typed >= KM_MAX_IDX ||
+		  (!low && count_kind(r, TYPED_HIGH) >= LEVEL_ENTRIES);
+	m.addr = kmap_atomic(m.page, type);
+	if (refused) {
+		if (m.addr)
+			fail(r, "map of type %u: %p, model NULL", type, m.addr);
+		check_state(r, 1, "a map past the context's share");
+		return;
+	}
+	if (!m.addr) {
+		fail(r, "map of type %u: NULL, model a map", type);
+		return;
+	}
+	r->m[r->n++] = m;
+	check_state(r, 0, "map");
+}
+
+/* kunmap_atomic(addr, type) that the model says releases map @i. */
+static void step_unmap(struct log_run *r, const void *addr, enum km_type type, int i,
+		       unsigned long misuses, const char *op)
+{
+	kunmap_atomic(addr, type);
+	if (i >= 0)
+		model_remove(r, i);
+	check_state(r, misuses, op);
+}
+
+static enum hrtimer_restart irq_mid_sequence(struct hrtimer *timer)
+{
+	struct log_run *r = container_of(timer, struct log_run, timer);
+	u32 *p;
+
+	p = kmap_atomic(r->pages[0], KM_IRQ0);
+	if (!p || !shows(p, r->pages[0]))
+		fail(r, "the interrupt's map did not show its page");
+	kunmap_atomic(r->buf, KM_IRQ0);
+	/* Left to the interrupt's end, which releases and reports it. */
+	p = kmap_atomic(r->pages[1], KM_IRQ1);
+	if (!p || !shows(p, r->pages[1]))
+		fail(r, "the interrupt's second map did not show its page");
+	WRITE_ONCE(r->fired, true);
+	return HRTIMER_NORESTART;
+}
+
+/* A hard interrupt that misuses and leaks, mid-sequence: two reports. */
+static void step_interrupt(struct log_run *r)
+{
+	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	r->timer.function = irq_mid_sequence;
+	r->fired = false;
+	hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+	while (!READ_ONCE(r->fired))
+		cpu_relax();
+	hrtimer_cancel(&r->timer);
+	check_state(r, 2, "an interrupt that misused and leaked");
+}
+
+static void random_step(struct log_run *r)
+{
+	enum km_type type = slot_pair[r->where][pick(r, 2)];
+	unsigned int op = pick(r, OP_NR);
+	int i = r->n ? pick(r, r->n) : -1, j;
+	struct model_map m = {};
+	u32 *p;
+
+	if (i >= 0)
+		m = r->m[i];
+	r->ran = false;
+	if (op < 5) {
+		step_map(r, type);
+	} else if (op == 5 && !r->leak && count_kind(r, ONE_ARG) < 2 &&
+		   current->kmap_ctrl.idx + KM_LOCAL_INCR < KM_MAX_IDX) {
+		m = (struct model_map){ .kind = ONE_ARG, .type = KM_TYPE_NR };
+		m.page = r->pages[pick(r, RUN_PAGES)];
+		m.addr = kmap_atomic(m.page);
+		r->m[r->n++] = m;
+		check_state(r, 0, "one-argument map");
+	} else if (op < 8 && i >= 0 && m.kind != ONE_ARG) {
+		if (m.kind == TYPED_HIGH && local_index(m.addr) == current->kmap_ctrl.idx - 1) {
+			r->stale = m.addr;
+			r->stale_type = m.type;
+		}
+		step_unmap(r, m.addr, m.type, i, 0, "unmap");
+	} else if (op == 8) {
+		/* The one-argument map at kmap_local's top, if there is one. */
+		j = current->kmap_ctrl.idx - 1;
+		for (i = 0; i < r->n; i++)
+			if (r->m[i].kind == ONE_ARG && local_index(r->m[i].addr) == j)
+				break;
+		if (i == r->n)
+			return;
+		kunmap_atomic(r->m[i].addr);
+		model_remove(r, i);
+		check_state(r, 0, "one-argument unmap");
+	} else if (op == 9 && i >= 0 && m.kind == TYPED_HIGH) {
+		type = slot_pair[r->where][m.type == slot_pair[r->where][0]];
+		j = model_at(r, m.addr - PAGE_SIZE / sizeof(u32), TYPED_HIGH);
+		step_unmap(r, m.addr, type, j >= 0 && r->m[j].type == type ? j : i, 1,
+			   "unmap, wrong type");
+	} else if (op == 10 && i >= 0 && m.kind == TYPED_HIGH) {
+		p = m.addr + PAGE_SIZE / sizeof(u32);
+		j = local_index(p);
+		/* An entry under it released and not popped yet: a double unmap. */
+		if (is_local_entry(p) && j < current->kmap_ctrl.idx &&
+		    !pte_present(current->kmap_ctrl.pteval[j]))
+			return;
+		j = model_at(r, p, TYPED_HIGH);
+		if (j >= 0 && r->m[j].type == m.type)
+			step_unmap(r, p, m.type, j, 0, "end pointer, at a map of the type");
+		else
+			step_unmap(r, p, m.type, i, 1, "end pointer");
+	} else if (op == 11) {
+		bool vm = pick(r, 2);
+
+		i = model_by_type(r, type);
+		step_unmap(r, vm ? r->vm : r->buf, type, i,
+			   i < 0 || vm || r->m[i].kind != TYPED_LOW, "wrong pointer");
+	} else if (op == 12 && i >= 0 && m.kind == TYPED_HIGH) {
+		kunmap_atomic(m.addr);
+		model_remove(r, i);
+		check_state(r, 1, "a typed map unmapped with kunmap_atomic(addr)");
+	} else if (op == 13 && r->stale && local_index(r->stale) >= current->kmap_ctrl.idx) {
+		step_unmap(r, r->stale, r->stale_type, -1, 1, "unmapped twice");
+	} else if (op == 14 && r->where != IN_HRTIMER) {
+		step_interrupt(r);
+	} else if (op == 15 && r->n == count_kind(r, ONE_ARG)) {
+		step_unmap(r, r->vm, type, -1, 1, "unmap with no typed map");
+	} else if (op == 16 && i >= 0 && m.kind == ONE_ARG) {
+		/*
+		 * At kmap_local's top, as kunmap_atomic(addr) would release it;
+		 * under it, another address: the map whose end it is, else by type.
+		 */
+		if (local_index(m.addr) == current->kmap_ctrl.idx - 1) {
+			j = i;
+		} else {
+			j = model_at(r, m.addr - PAGE_SIZE / sizeof(u32), TYPED_HIGH);
+			if (j < 0)
+				j = model_by_type(r, type);
+		}
+		step_unmap(r, m.addr, type, j, 1, "a one-arg map unmapped with the typed form");
+	} else if (op == 17 && i >= 0 && m.kind == TYPED_HIGH &&
+		   local_index(m.addr) == current->kmap_ctrl.idx - 1) {
+		/* Its counts come back, reported, at this context's next typed map. */
+		kunmap_local(m.addr);
+		r->m[i].kind = POPPED;
+		check_state(r, 0, "a typed map unmapped with kunmap_local()");
+		model_remove(r, i);
+		r->owed = 1;
+		step_map(r, type);
+	}
+	r->did[op] += r->ran;
+}
+
+static void random_run_here(struct log_run *r)
+{
+	enum km_type a = slot_pair[r->where][0], b = slot_pair[r->where][1];
+	unsigned int i;
+	u32 *p, *q;
+
+	state_now(&r->base);
+	r->reports = r->base.reports;
+	r->n = 0;
+	r->stale = NULL;
+	/* Whatever the last run left is gone: a correct pair, no report. */
+	p = kmap_atomic(r->pages[0], a);
+	q = kmap_atomic(r->pages[1], b);
+	if (!p || !q || !shows(p, r->pages[0]) || !shows(q, r->pages[1]))
+		fail(r, "after run %u, a correct pair of maps did not show its pages",
+		     r->run - 1);
+	if (q)
+		kunmap_atomic(q, b);
+	if (p)
+		kunmap_atomic(p, a);
+	check_state(r, 0, "a correct pair after the last run");
+	for (r->step = 0; r->step < r->ops && !r->failure[0]; r->step++)
+		random_step(r);
+	r->left = r->leak ? r->n : 0;
+	if (r->leak)
+		return;
+	/* Unwind: the one-argument map at the top, else the newest typed map. */
+	while (r->n && !r->failure[0]) {
+		for (i = r->n; i-- > 0;)
+			if (r->m[i].kind == ONE_ARG &&
+			    local_index(r->m[i].addr) == current->kmap_ctrl.idx - 1)
+				break;
+		if (i < r->n) {
+			u32 *top = r->m[i].addr;
+
+			kunmap_atomic(top);
+		} else {
+			for (i = r->n; i-- > 0 && r->m[i].kind == ONE_ARG;)
+				;
+			if (i >= r->n) {
+				fail(r, "unwinding: a one-argument map under the top");
+				return;
+			}
+			kunmap_atomic(r->m[i].addr, r->m[i].type);
+		}
+		model_remove(r, i);
+		check_state(r, 0, "unwinding");
+	}
+	if (current->kmap_ctrl.idx != r->base.local_depth)
+		fail(r, "kmap_local's depth %d after unwinding, was %d", current->kmap_ctrl.idx,
+		     r->base.local_depth);
+}
+
+static void random_tasklet(struct tasklet_struct *tl)
+{
+	struct log_run *r = from_tasklet(r, tl, tasklet);
+
+	r->ran_in = current;
+	random_run_here(r);
+	complete(&r->done);
+}
+
+static enum hrtimer_restart random_hrtimer(struct hrtimer *timer)
+{
+	struct log_run *r = container_of(timer, struct log_run, timer);
+
+	random_run_here(r);
+	WRITE_ONCE(r->fired, true);
+	return HRTIMER_NORESTART;
+}
+
+/* One run in its context; then the task's counts, and what its end released. */
+static void random_run(struct log_run *r)
+{
+	struct state before, after;
+	u32 *held = NULL;
+
+	r->leak = r->where != IN_TASK && pick(r, 2);
+	r->outer = NULL;
+	if (r->where == IN_TASK && pick(r, 2))
+		r->outer = kmap_local_page(r->outer_page);
+	if (r->where == IN_HRTIMER)
+		held = kmap_atomic(r->outer_page);
+	state_now(&before);
+	switch (r->where) {
+	case IN_TASK:
+		random_run_here(r);
+		break;
+	case IN_TASKLET:
+		init_completion(&r->done);
+		tasklet_setup(&r->tasklet, random_tasklet);
+		if (!tasklet_here(&r->tasklet, &r->done, &r->ran_in))
+			fail(r, "the tasklet ran on ksoftirqd: its end is not checked");
+		break;
+	case IN_HRTIMER:
+		hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		r->timer.function = random_hrtimer;
+		r->fired = false;
+		hrtimer_start(&r->timer, ns_to_ktime(1000), HRTIMER_MODE_REL_PINNED_HARD);
+		while (!READ_ONCE(r->fired))
+			cpu_relax();
+		hrtimer_cancel(&r->timer);
+		break;
+	case WHERE_NR:
+		break;
+	}
+	state_now(&after);
+	if (r->outer && !shows(r->outer, r->outer_page))
+		fail(r, "the outer kmap_local_page() lost its page");
+	if (held && !shows(held, r->outer_page))
+		fail(r, "the task's one-argument map lost its page to the interrupt");
+	if (held)
+		kunmap_atomic(held);
+	if (r->outer)
+		kunmap_local(r->outer);
+	r->outer = NULL;
+	if (after.pagefault != before.pagefault || after.preempt != before.preempt ||
+	    after.migrate != before.migrate || after.local_depth != before.local_depth ||
+	    after.log_len != before.log_len)
+		fail(r,
+		     "after the run's context ended: page faults %d, preempt %#x, migrate %d, kmap_local %d, log %d; were %d, %#x, %d, %d, %d",
+		     after.pagefault, after.preempt, after.migrate, after.local_depth,
+		     after.log_len, before.pagefault, before.preempt, before.migrate,
+		     before.local_depth, before.log_len);
+	if (after.reports - r->reports != r->left)
+		fail(r, "the context's end made %lu reports for %u maps left",
+		     after.reports - r->reports, r->left);
+}
+
+static void random_sequences(struct kunit *test)
+{
+	struct log_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int done_ops = 0, i, n;
+	struct state before, after;
+	char did[OP_NR * 8];
+
+	need_log(test);
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	r->vm = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, r->buf);
+	KUNIT_ASSERT_NOT_NULL(test, r->vm);
+	for (i = 0; i < RUN_PAGES; i++) {
+		r->pages[i] = test_page(HIGHMEM_BELOW_4G, 8 + i);
+		seed(r->pages[i]);
+	}
+	r->outer_page = test_page(HIGHMEM_BELOW_4G, 8 + RUN_PAGES);
+	seed(r->outer_page);
+	r->low = test_page(LOWMEM, 2);
+	prandom_seed_state(&r->rnd, random_seed);
+	kunit_info(test, "seed %llu, %u operations", random_seed, random_ops);
+
+	migrate_disable();
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN random map-log runs\n");
+	for (r->run = 0; done_ops < random_ops && !r->failure[0]; r->run++) {
+		r->where = r->run % WHERE_NR;
+		r->ops = min(RUN_OPS, random_ops - done_ops);
+		random_run(r);
+		done_ops += r->ops;
+	}
+	pr_info("KMAP-EXPECT-END random map-log runs\n");
+	state_now(&after);
+	migrate_enable();
+	vfree(r->vm);
+
+	KUNIT_EXPECT_STREQ(test, r->failure, "");
+	expect_same(test, &before, &after, "the random runs");
+	kunit_info(test, "%u operations in %u runs", done_ops, r->run);
+	/* A step whose condition never held tests nothing. */
+	for (i = 0; i < OP_NR && random_ops >= 10000; i++)
+		KUNIT_EXPECT_GT_MSG(test, r->did[i], 0U, "steps of operation %u that ran", i);
+	for (i = 0, n = 0; i < OP_NR; i++)
+		n += scnprintf(did + n, sizeof(did) - n, " %u", r->did[i]);
+	kunit_info(test, "steps run, by operation:%s", did);
 }
 
 static void build_cases(void)
@@ -555,6 +1116,7 @@ static int log_suite_init(struct kunit_suite *suite)
 static struct kunit_case log_cases[] = {
 	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
 	KUNIT_CASE(leak_released_where_the_context_ends),
+	KUNIT_CASE(random_sequences),
 	{}
 };
 
