@@ -139,12 +139,19 @@ EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_nmi_log);
 /* The task whose kmap_local stack the NMI log's entries are on. */
 static DEFINE_PER_CPU(struct task_struct *, nmi_log_task);
 
-/* A misuse, counted, and printed once per call site @ip, which it names. */
-#define report(ip, fmt, ...)						\
+/*
+ * What a report is about, in the top bits of its key (as the debug
+ * flavor's): a call site prints once per kind, so that a map that leaks
+ * and then is refused prints both.
+ */
+enum log_report { LOG_STALE, LOG_UNMAP, LOG_NOTHING, LOG_REFUSED, LOG_LEAK };
+
+/* A misuse, counted, and printed once per call site @ip and kind. */
+#define report(ip, kind, fmt, ...)					\
 do {									\
 	unsigned long __ip = (ip);					\
 									\
-	if (kmap_atomic_report_site(__ip))				\
+	if (kmap_atomic_report_site(__ip ^ (unsigned long)(kind) << (BITS_PER_LONG - 4))) \
 		WARN(1, "kmap_atomic: %pS " fmt "\n", (void *)__ip, ##__VA_ARGS__); \
 } while (0)
 
@@ -161,7 +168,7 @@ static struct kmap_atomic_log *this_log(void)
 		return &current->kmap_ctrl.typed_log;
 	log = this_cpu_ptr(&kmap_atomic_nmi_log);
 	if (log->n && __this_cpu_read(nmi_log_task) != current) {
-		report(log->e[0].ip,
+		report(log->e[0].ip, LOG_STALE,
 		       "maps in an NMI-class context that returned holding %u map(s) on CPU%u, which another task's finds: dropped",
 		       log->n, smp_processor_id());
 		log->n = 0;
@@ -260,7 +267,7 @@ static void log_trim(struct kmap_atomic_log *log, u16 level)
 	for (i = log->n; i-- > 0;) {
 		if (log->e[i].level != level || entry_live(&log->e[i]))
 			continue;
-		report(log->e[i].ip,
+		report(log->e[i].ip, LOG_UNMAP,
 		       "maps type %u, which kunmap_local() released (use kunmap_atomic(addr, type)): its counts given back",
 		       log->e[i].type);
 		log_remove(log, i);
@@ -363,7 +370,8 @@ void *kmap_atomic_any_order(struct page *page, unsigned long pfn, pgprot_t prot,
 	if (unlikely(why)) {
 		local_irq_restore(flags);
 		counts_give_back();
-		report(_RET_IP_, "maps type %u with %s: not mapped, NULL returned", type, why);
+		report(_RET_IP_, LOG_REFUSED, "maps type %u with %s: not mapped, NULL returned",
+		       type, why);
 		return NULL;
 	}
 	if (unlikely(this_cpu_read(kmap_atomic_released)) && high)
@@ -520,28 +528,28 @@ void kunmap_atomic_any_order(const void *addr, unsigned int type)
 
 	switch (kind) {
 	case UNMAP_NOTHING:
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_NOTHING,
 		       "unmaps %p from type %u, which stands for no map of this context (unmapped twice, a stale pointer?): nothing changed",
 		       addr, type);
 		return;
 	case UNMAP_ONE_ARG:
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_UNMAP,
 		       "unmaps %p from type %u, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
 		       addr, type);
 		break;
 	case UNMAP_WRONG:
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_UNMAP,
 		       "unmaps %p from type %u, no address of a map of this context (the wrong pointer?): the map of type %u from %pS released, its counts given back",
 		       addr, type, e.type, (void *)e.ip);
 		break;
 	case UNMAP_END:
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_UNMAP,
 		       "unmaps %p from type %u, the end of the map from %pS (an end pointer?): released, its counts given back",
 		       addr, type, (void *)e.ip);
 		break;
 	case UNMAP_ENTRY:
 		if (e.type != min_t(unsigned int, type, KM_TYPE_NR))
-			report(_RET_IP_,
+			report(_RET_IP_, LOG_UNMAP,
 			       "unmaps %p from type %u, but %pS mapped it as type %u (the wrong type?): released, its counts given back",
 			       addr, type, (void *)e.ip, e.type);
 		break;
@@ -594,11 +602,11 @@ void kunmap_atomic_any_order_one(const void *addr)
 		return;
 	}
 	if (by_address)
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_UNMAP,
 		       "unmaps %p with the one-argument kunmap_atomic(), but %pS mapped it as type %u: released, its counts given back",
 		       addr, (void *)e.ip, e.type);
 	else if (!kmap_atomic_is_lowmem(vaddr) || !is_lowmem_entry(&e))
-		report(_RET_IP_,
+		report(_RET_IP_, LOG_UNMAP,
 		       "unmaps %p with the one-argument kunmap_atomic(), no address of a map of this context, while all its counts are its typed maps': the map of type %u from %pS released, its counts given back",
 		       addr, e.type, (void *)e.ip);
 	counts_give_back();
@@ -644,11 +652,11 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 		e = log->e[i];
 		release_entry(log, i);
 		if (end == KMAP_END_TASK_DIES) {
-			kmap_atomic_report_site(e.ip);
+			kmap_atomic_report_count();
 			pr_emerg("kmap_atomic: %pS maps type %u, still held as its task dies of an oops: released\n",
 				 (void *)e.ip, e.type);
 		} else {
-			report(e.ip,
+			report(e.ip, LOG_LEAK,
 			       "maps type %u and never unmaps it: released where its context ends, its counts given back",
 			       e.type);
 		}

@@ -202,9 +202,11 @@ unsigned int kmap_atomic_fallback_reclaim(void);
 
 /*
  * mm/kmap_atomic/report.c: count a misuse at call site @ip; whether to
- * print it (the first report of each call site).
+ * print it (the first report of each call site); or count one that
+ * prints its own way.
  */
 bool kmap_atomic_report_site(unsigned long ip);
 bool kmap_atomic_site_first(unsigned long key);
+void kmap_atomic_report_count(void);
 
 #endif /* _MM_KMAP_ATOMIC_H */

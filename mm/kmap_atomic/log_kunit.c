@@ -153,6 +153,7 @@ static void one_round(struct bug_run *r, enum km_type a, enum km_type b)
 {
 	struct page *h = r->high[0], *h2 = r->high[1];
 	int pf = current->pagefault_disabled;
+	unsigned long flags;
 	u32 *p, *q;
 
 	switch (r->c->bug) {
@@ -224,9 +225,10 @@ static void one_round(struct bug_run *r, enum km_type a, enum km_type b)
 		kunmap_atomic(p, a);
 		break;
 	case UNDER_A_LOCK:
-		raw_spin_lock(&r->lock);
+		/* irqsave: the same lock class in a task, a tasklet and an hrtimer. */
+		raw_spin_lock_irqsave(&r->lock, flags);
 		p = kmap_atomic(h, a);
-		raw_spin_unlock(&r->lock);
+		raw_spin_unlock_irqrestore(&r->lock, flags);
 		r->lost += !p || *p != seed_of(h);
 		kunmap_atomic(p, a);
 		break;
@@ -306,17 +308,22 @@ static void bug_tasklet(struct tasklet_struct *tl)
 /*
  * Run a tasklet on this task: scheduled with bottom halves off, it runs as
  * they come back on, here, so that what its end releases is checked on the
- * counts of the task it ran on. Return: whether it ran here.
+ * counts of the task it ran on. The caller kills it (tasklet_kill() may
+ * sleep: not under a map). Return: whether it ran here.
  */
 static bool tasklet_here(struct tasklet_struct *t, struct completion *done,
 			 struct task_struct *const *ran_in)
 {
+	bool here;
+
 	local_bh_disable();
 	tasklet_schedule(t);
 	local_bh_enable();
-	wait_for_completion(done);
-	tasklet_kill(t);
-	return *ran_in == current;
+	/* Done here already: no wait, which might sleep under the task's own map. */
+	here = try_wait_for_completion(done) && *ran_in == current;
+	if (!here)
+		wait_for_completion(done);
+	return here;
 }
 
 static enum hrtimer_restart bug_hrtimer(struct hrtimer *timer)
@@ -391,6 +398,7 @@ static void buggy_loop(struct kunit *test)
 	    (c->bug == LOWMEM_ONE_ARG_UNMAP || c->bug == LOWMEM_RULE_OVER_HIGHMEM))
 		kunit_skip(test, "kmap_local maps lowmem here (DEBUG_KMAP_LOCAL_FORCE_MAP)");
 	r->c = c;
+	raw_spin_lock_init(&r->lock);
 	r->high[0] = test_page(HIGHMEM_BELOW_4G, 1);
 	r->high[1] = test_page(HIGHMEM_BELOW_4G, 2);
 	r->outer[0] = test_page(HIGHMEM_BELOW_4G, 3);
@@ -428,6 +436,7 @@ static void buggy_loop(struct kunit *test)
 		tasklet_setup(&r->tasklet, bug_tasklet);
 		KUNIT_EXPECT_TRUE_MSG(test, tasklet_here(&r->tasklet, &r->done, &r->ran_in),
 				      "the tasklet ran on ksoftirqd: its end is not checked");
+		tasklet_kill(&r->tasklet);
 		break;
 	case IN_HRTIMER:
 		run_under_one_arg_map(test, r, test_page(HIGHMEM_BELOW_4G, 4));
@@ -533,6 +542,7 @@ static void leak_released_where_the_context_ends(struct kunit *test)
 	state_now(&after);
 	expect_same(test, &held, &after, "the tasklet that leaked ended");
 	kunmap_atomic(task_map, KM_USER0);
+	tasklet_kill(&l.tasklet);
 	state_now(&after);
 	migrate_enable();
 
@@ -545,8 +555,8 @@ static void leak_released_where_the_context_ends(struct kunit *test)
 	/* Each refusal and each map the context's end released was reported. */
 	KUNIT_EXPECT_EQ_MSG(test, after.reports - before.reports,
 			    (unsigned long)(l.refused + l.mapped), "reports of the leak");
-	/* One call site, refused or released at the context's end: printed once. */
-	KUNIT_EXPECT_LE_MSG(test, after.printed - before.printed, 1UL,
+	/* One call site, two kinds (refused, released at the end): each printed once. */
+	KUNIT_EXPECT_EQ_MSG(test, after.printed - before.printed, 2UL,
 			    "reports of the leak printed");
 	expect_same(test, &before, &after, "the task's map unmapped");
 }
@@ -556,35 +566,35 @@ static void leak_released_where_the_context_ends(struct kunit *test)
  * correct and buggy, in a task (half of them under an outer
  * kmap_local_page()), a tasklet, and a hard hrtimer that fires while the
  * task holds a one-argument kmap_atomic(), checked against a model after
- * every step. The model is the run's maps in map order: typed maps of
- * highmem and lowmem pages, and one-argument kmap_atomic() maps.
+ * every step. The model is the run's maps in map order (typed maps of
+ * highmem and lowmem pages, one-argument maps) and this CPU's kmap_local
+ * stack above where the run began: each entry a map of the run, a typed
+ * map released under the top (its marker, popped once it is the top), or
+ * DEBUG_KMAP_LOCAL's guard. It predicts, from the model alone:
  *
- *   typed map:       appended; NULL, reported, past the context's share
- *   one-arg map:     appended
- *   unmap:           its own address and type: that map goes, no report
- *   wrong type:      its own address: that map goes, or the map whose end
- *                    the address is if only that one has the type
- *   end pointer:     the map goes, or the map at the address if it has
- *                    the type (no report: the unmap looks correct)
- *   wrong pointer:   kmalloc'd or vmalloc'd: the newest lowmem map of the
- *                    type, of the type, lowmem, any: 2.6's rule draws no
- *                    report for a lowmem pointer and a lowmem map
- *   kunmap_atomic(p) of a typed map: that map goes
- *   unmapped twice:  an address popped already: nothing changes
- *   a one-arg map unmapped with the typed form: at kmap_local's top, it
- *                    goes; under it, as another wrong pointer
- *   kunmap_local(p) of a typed map: its counts come back, reported, at the
- *                    context's next typed map
- *   an interrupt:    maps, unmaps a wrong pointer, leaks a map: the task's
- *                    maps, counts and log are as before
+ *   a typed map:    its address (a marker's entry, else a new top), or
+ *                   NULL, reported, past the context's share
+ *   a typed unmap:  which map it releases, by kunmap_atomic_any_order()'s
+ *                   rule on the model (the address's map, the map whose
+ *                   end it is, a released entry or a free one: nothing,
+ *                   the one-argument map at the top, else the newest
+ *                   lowmem map of the type, of the type, lowmem, any),
+ *                   and whether it is reported (2.6's lowmem rule is not)
+ *   kunmap_atomic(p) of a typed map: that map; kunmap_local(p) of one:
+ *                   its counts come back, reported, at the next typed map
+ *   an interrupt:   maps, unmaps a wrong pointer and leaks a map: two
+ *                   reports, the task's maps and stack as before
  *
- * After every step: the page-fault and preemption (migration on
- * PREEMPT_RT) counts and the log's length are the model's, every map and
- * the outer one show their pages, and the reports rose by the model's
- * count. A run ends with its maps unmapped, or, in a tasklet or an
- * interrupt, half the time left to its context's end, which releases and
- * reports each. The next run first maps a correct pair, with no report.
- * A failure names the seed, the run and the step.
+ * The unmaps are given a map's own address under its type or another,
+ * its end pointer, a popped map's address, a one-argument map's address,
+ * and kmalloc'd and vmalloc'd pointers. After every step: the page-fault,
+ * preemption and migration counts, kmap_local's depth and the log's
+ * length are the model's, every map and the outer one show their pages,
+ * and the reports rose by the model's count. A run ends with its maps
+ * unmapped, or, in a tasklet or an interrupt, half the time left to its
+ * context's end, which releases and reports each. The next run first
+ * maps a correct pair, with no report. A failure names the seed, the run
+ * and the step; every operation must have run.
  * kmap_atomic_log_kunit.random_ops sets the number of operations (make
  * matrix runs a million).
  */
@@ -610,7 +620,11 @@ struct model_map {
 	enum km_type type;
 	struct page *page;
 	u32 *addr;
+	int idx;			/* its kmap_local entry; -1 for lowmem */
 };
+
+/* An entry of kmap_local's stack, as the model sees it. */
+enum model_entry { E_BELOW, E_GUARD, E_MAP, E_MARKER };
 
 struct log_run {
 	struct rnd_state rnd;
@@ -621,10 +635,12 @@ struct log_run {
 	u32 *outer;			/* a kmap_local_page() held around a task's run */
 	u32 *buf;			/* kmalloc'd: a lowmem wrong pointer */
 	void *vm;			/* vmalloc'd: another wrong pointer */
-	u32 *stale;			/* a popped typed map's address */
+	u32 *stale;			/* a released highmem map's address */
 	enum km_type stale_type;
-	struct model_map m[KM_MAX_IDX];
+	struct model_map m[KM_MAX_IDX + 4];
 	unsigned int n;
+	enum model_entry stack[KM_MAX_IDX];
+	int idx;			/* the model's kmap_ctrl.idx */
 	struct state base;
 	unsigned long reports;
 	unsigned int owed;		/* reports of POPPED maps the next step gives back */
@@ -677,19 +693,76 @@ static unsigned int count_kind(struct log_run *r, enum model_kind kind)
 	return n;
 }
 
-/* The model's map of @kind at @addr, or -1. */
-static int model_at(struct log_run *r, const void *addr, enum model_kind kind)
+/* The model's map of @kind at kmap_local entry @idx, or -1. */
+static int model_at(struct log_run *r, int idx, enum model_kind kind)
 {
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++)
-		if (r->m[i].kind == kind && r->m[i].addr == addr)
+		if (r->m[i].kind == kind && r->m[i].idx == idx)
 			return i;
 	return -1;
 }
 
-static void model_remove(struct log_run *r, unsigned int i)
+/* The model's typed map of a highmem page whose page is at @vaddr, or -1. */
+static int model_high_at(struct log_run *r, unsigned long vaddr)
 {
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->m[i].kind == TYPED_HIGH && (unsigned long)r->m[i].addr == vaddr)
+			return i;
+	return -1;
+}
+
+/* kmap_local entry @idx's address on this CPU, as mm/highmem.c numbers them. */
+static u32 *local_addr(int idx)
+{
+	return (u32 *)__fix_to_virt(FIX_KMAP_BEGIN + idx + KM_MAX_IDX * smp_processor_id());
+}
+
+/* The entry of this CPU's kmap_local stack @addr is in, or -1. */
+static int local_index(const void *addr)
+{
+	unsigned long a = (unsigned long)addr & PAGE_MASK;
+	int idx;
+
+	if (a < __fix_to_virt(FIX_KMAP_END) || a > __fix_to_virt(FIX_KMAP_BEGIN))
+		return -1;
+	idx = __virt_to_fix(a) - FIX_KMAP_BEGIN - KM_MAX_IDX * smp_processor_id();
+	return idx >= 0 && idx < KM_MAX_IDX ? idx : -1;
+}
+
+/* A new top entry (DEBUG_KMAP_LOCAL: with its guard under it). */
+static int model_push(struct log_run *r)
+{
+	if (KM_LOCAL_INCR == 2)
+		r->stack[r->idx] = E_GUARD;
+	r->idx += KM_LOCAL_INCR;
+	r->stack[r->idx - 1] = E_MAP;
+	return r->idx - 1;
+}
+
+/*
+ * The map at entry @idx goes: the top is popped, and every marker that
+ * comes to the top after it; an entry under the top becomes a marker.
+ */
+static void model_release_entry(struct log_run *r, int idx)
+{
+	if (idx != r->idx - 1) {
+		r->stack[idx] = E_MARKER;
+		return;
+	}
+	do
+		r->idx -= KM_LOCAL_INCR;
+	while (r->idx > r->base.local_depth && r->stack[r->idx - 1] == E_MARKER);
+}
+
+/* Map @i of the model goes: from the stack if it has an entry, and from the list. */
+static void model_release(struct log_run *r, unsigned int i)
+{
+	if (r->m[i].idx >= 0)
+		model_release_entry(r, r->m[i].idx);
 	memmove(&r->m[i], &r->m[i + 1], (r->n - i - 1) * sizeof(r->m[0]));
 	r->n--;
 }
@@ -703,7 +776,7 @@ static int model_by_type(struct log_run *r, enum km_type type)
 		const struct model_map *m = &r->m[i];
 		int k = 1 + (m->kind == TYPED_LOW) + 2 * (m->type == type);
 
-		if (m->kind != ONE_ARG && k > rank) {
+		if ((m->kind == TYPED_HIGH || m->kind == TYPED_LOW) && k > rank) {
 			rank = k;
 			best = i;
 		}
@@ -711,36 +784,59 @@ static int model_by_type(struct log_run *r, enum km_type type)
 	return best;
 }
 
-/* kmap_local's entry index of @addr on this CPU, as mm/highmem.c numbers them. */
-static int local_index(const void *addr)
+/*
+ * What kunmap_atomic(@addr, @type) releases, by the model: the model
+ * map's index, or -1 for nothing; whether it is reported in *@reported.
+ */
+static int predict_unmap(struct log_run *r, const void *addr, enum km_type type, bool *reported)
 {
-	return __virt_to_fix((unsigned long)addr & PAGE_MASK) - FIX_KMAP_BEGIN -
-	       KM_MAX_IDX * smp_processor_id();
-}
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	int j = local_index(addr), at, end = -1, i;
 
-static bool is_local_entry(const void *addr)
-{
-	unsigned long a = (unsigned long)addr & PAGE_MASK;
-
-	return a >= __fix_to_virt(FIX_KMAP_END) && a <= __fix_to_virt(FIX_KMAP_BEGIN) &&
-	       local_index(addr) >= 0 && local_index(addr) < KM_MAX_IDX;
+	*reported = true;
+	/* The address of a map is the end of the map above it: the type says which. */
+	at = model_high_at(r, vaddr);
+	if (!offset_in_page(addr))
+		end = model_high_at(r, vaddr - PAGE_SIZE);
+	if (at >= 0 && !(end >= 0 && r->m[at].type != type && r->m[end].type == type)) {
+		*reported = r->m[at].type != type;
+		return at;
+	}
+	if (at < 0 && j >= r->base.local_depth && j < r->idx) {
+		if (r->stack[j] == E_MARKER)
+			return -1;
+		if (j == r->idx - 1)
+			return model_at(r, j, ONE_ARG);
+	}
+	if (end >= 0)
+		return end;
+	if (j >= r->idx)
+		return -1;	/* a free entry: unmapped twice */
+	i = model_by_type(r, type);
+	*reported = !(i >= 0 && kmap_atomic_is_lowmem((unsigned long)addr) &&
+		      r->m[i].kind == TYPED_LOW);
+	return i;
 }
 
 static void check_state(struct log_run *r, unsigned long misuses, const char *op)
 {
 	unsigned long rose = kmap_atomic_reports() - r->reports;
-	unsigned int i, typed = r->n - count_kind(r, ONE_ARG);
-	struct state s;
+	int entries = (r->idx - r->base.local_depth) / KM_LOCAL_INCR;
+	unsigned int i, rt, typed = r->n - count_kind(r, ONE_ARG);
+	struct state s = {};
 
 	state_now(&s);
 	if (s.pagefault != r->base.pagefault + (int)r->n)
 		fail(r, "%s: page-fault count %d, model %d", op, s.pagefault,
 		     r->base.pagefault + r->n);
-	if (IS_ENABLED(CONFIG_PREEMPT_RT) ?
-	    s.migrate != r->base.migrate + (int)r->n || s.preempt != r->base.preempt :
-	    s.preempt != r->base.preempt + (int)r->n)
-		fail(r, "%s: preempt_count() %#x, migration-disable %d; model %u maps", op,
-		     s.preempt, s.migrate, r->n);
+	/* Each map raises preemption (migration on RT); each kmap_local entry, migration. */
+	rt = IS_ENABLED(CONFIG_PREEMPT_RT) ? r->n : 0;
+	if ((IS_ENABLED(CONFIG_PREEMPT_COUNT) && s.preempt != r->base.preempt + (int)(r->n - rt)) ||
+	    (IS_ENABLED(CONFIG_SMP) && s.migrate != r->base.migrate + entries + (int)rt))
+		fail(r, "%s: preempt_count() %#x, migration-disable %d; model %u maps, %d entries",
+		     op, s.preempt, s.migrate, r->n, entries);
+	if (s.local_depth != r->idx)
+		fail(r, "%s: kmap_local's depth %d, model %d", op, s.local_depth, r->idx);
 	if (s.log_len != r->base.log_len + (int)typed)
 		fail(r, "%s: the log holds %d, model %u", op, s.log_len,
 		     r->base.log_len + typed);
@@ -758,17 +854,30 @@ static void check_state(struct log_run *r, unsigned long misuses, const char *op
 	r->ran = true;
 }
 
-/* A typed map, or NULL where the model says the context's share is full. */
+/* A typed map: into this level's highest marker, else a new top; or NULL. */
 static void step_map(struct log_run *r, enum km_type type)
 {
 	bool low = !IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL_FORCE_MAP) && !pick(r, 4);
 	unsigned int typed = r->n - count_kind(r, ONE_ARG);
-	struct model_map m = { .kind = low ? TYPED_LOW : TYPED_HIGH, .type = type };
+	struct model_map m = { .kind = low ? TYPED_LOW : TYPED_HIGH, .type = type, .idx = -1 };
+	u32 *want = NULL;
 	bool refused;
+	int j;
 
 	m.page = low ? r->low : r->pages[pick(r, RUN_PAGES)];
 	refused = r->base.log_len + typed >= KM_MAX_IDX ||
-		  (!low && count_kind(r, TYPED_HIGH) >= LEVEL_ENTRIES);
+		  (!low && (count_kind(r, TYPED_HIGH) >= LEVEL_ENTRIES ||
+			    r->idx + KM_LOCAL_INCR >= KM_MAX_IDX));
+	if (!low && !refused) {
+		for (j = r->idx - 1; j >= r->base.local_depth && r->stack[j] != E_MARKER; j--)
+			;
+		if (j >= r->base.local_depth)
+			r->stack[j] = E_MAP;
+		else
+			j = model_push(r);
+		m.idx = j;
+		want = local_addr(j);
+	}
 	m.addr = kmap_atomic(m.page, type);
 	if (refused) {
 		if (m.addr)
@@ -776,22 +885,29 @@ static void step_map(struct log_run *r, enum km_type type)
 		check_state(r, 1, "a map past the context's share");
 		return;
 	}
-	if (!m.addr) {
-		fail(r, "map of type %u: NULL, model a map", type);
+	if (!m.addr || (!low && m.addr != want)) {
+		fail(r, "map of type %u: %p, model %p", type, m.addr, want);
 		return;
 	}
 	r->m[r->n++] = m;
 	check_state(r, 0, "map");
 }
 
-/* kunmap_atomic(addr, type) that the model says releases map @i. */
-static void step_unmap(struct log_run *r, const void *addr, enum km_type type, int i,
-		       unsigned long misuses, const char *op)
+/* kunmap_atomic(addr, type), as the model predicts it. */
+static void step_unmap(struct log_run *r, const void *addr, enum km_type type, const char *op)
 {
+	bool reported;
+	int i = predict_unmap(r, addr, type, &reported);
+
 	kunmap_atomic(addr, type);
-	if (i >= 0)
-		model_remove(r, i);
-	check_state(r, misuses, op);
+	if (i >= 0) {
+		if (r->m[i].kind == TYPED_HIGH) {
+			r->stale = r->m[i].addr;
+			r->stale_type = r->m[i].type;
+		}
+		model_release(r, i);
+	}
+	check_state(r, reported, op);
 }
 
 static enum hrtimer_restart irq_mid_sequence(struct hrtimer *timer)
@@ -824,13 +940,19 @@ static void step_interrupt(struct log_run *r)
 	check_state(r, 2, "an interrupt that misused and leaked");
 }
 
+/* The model's one-argument map at kmap_local's top, or -1. */
+static int one_arg_at_top(struct log_run *r)
+{
+	return model_at(r, r->idx - 1, ONE_ARG);
+}
+
 static void random_step(struct log_run *r)
 {
 	enum km_type type = slot_pair[r->where][pick(r, 2)];
-	unsigned int op = pick(r, OP_NR);
-	int i = r->n ? pick(r, r->n) : -1, j;
+	enum km_type other = slot_pair[r->where][type == slot_pair[r->where][0]];
+	unsigned int op = pick(r, OP_NR), typed = r->n - count_kind(r, ONE_ARG);
+	int i = r->n ? pick(r, r->n) : -1;
 	struct model_map m = {};
-	u32 *p;
 
 	if (i >= 0)
 		m = r->m[i];
@@ -838,82 +960,49 @@ static void random_step(struct log_run *r)
 	if (op < 5) {
 		step_map(r, type);
 	} else if (op == 5 && !r->leak && count_kind(r, ONE_ARG) < 2 &&
-		   current->kmap_ctrl.idx + KM_LOCAL_INCR < KM_MAX_IDX) {
+		   r->idx + KM_LOCAL_INCR < KM_MAX_IDX) {
 		m = (struct model_map){ .kind = ONE_ARG, .type = KM_TYPE_NR };
 		m.page = r->pages[pick(r, RUN_PAGES)];
+		m.idx = model_push(r);
 		m.addr = kmap_atomic(m.page);
+		if (m.addr != local_addr(m.idx))
+			fail(r, "one-argument map: %p, model %p", m.addr, local_addr(m.idx));
 		r->m[r->n++] = m;
 		check_state(r, 0, "one-argument map");
 	} else if (op < 8 && i >= 0 && m.kind != ONE_ARG) {
-		if (m.kind == TYPED_HIGH && local_index(m.addr) == current->kmap_ctrl.idx - 1) {
-			r->stale = m.addr;
-			r->stale_type = m.type;
-		}
-		step_unmap(r, m.addr, m.type, i, 0, "unmap");
-	} else if (op == 8) {
-		/* The one-argument map at kmap_local's top, if there is one. */
-		j = current->kmap_ctrl.idx - 1;
-		for (i = 0; i < r->n; i++)
-			if (r->m[i].kind == ONE_ARG && local_index(r->m[i].addr) == j)
-				break;
-		if (i == r->n)
-			return;
+		step_unmap(r, m.addr, m.type, "unmap");
+	} else if (op == 8 && one_arg_at_top(r) >= 0) {
+		i = one_arg_at_top(r);
 		kunmap_atomic(r->m[i].addr);
-		model_remove(r, i);
+		model_release(r, i);
 		check_state(r, 0, "one-argument unmap");
 	} else if (op == 9 && i >= 0 && m.kind == TYPED_HIGH) {
-		type = slot_pair[r->where][m.type == slot_pair[r->where][0]];
-		j = model_at(r, m.addr - PAGE_SIZE / sizeof(u32), TYPED_HIGH);
-		step_unmap(r, m.addr, type, j >= 0 && r->m[j].type == type ? j : i, 1,
-			   "unmap, wrong type");
+		step_unmap(r, m.addr, other, "unmap, wrong type");
 	} else if (op == 10 && i >= 0 && m.kind == TYPED_HIGH) {
-		p = m.addr + PAGE_SIZE / sizeof(u32);
-		j = local_index(p);
-		/* An entry under it released and not popped yet: a double unmap. */
-		if (is_local_entry(p) && j < current->kmap_ctrl.idx &&
-		    !pte_present(current->kmap_ctrl.pteval[j]))
-			return;
-		j = model_at(r, p, TYPED_HIGH);
-		if (j >= 0 && r->m[j].type == m.type)
-			step_unmap(r, p, m.type, j, 0, "end pointer, at a map of the type");
-		else
-			step_unmap(r, p, m.type, i, 1, "end pointer");
+		step_unmap(r, (char *)m.addr + PAGE_SIZE, m.type, "end pointer");
 	} else if (op == 11) {
-		bool vm = pick(r, 2);
-
-		i = model_by_type(r, type);
-		step_unmap(r, vm ? r->vm : r->buf, type, i,
-			   i < 0 || vm || r->m[i].kind != TYPED_LOW, "wrong pointer");
+		step_unmap(r, pick(r, 2) ? r->vm : r->buf, type, "wrong pointer");
 	} else if (op == 12 && i >= 0 && m.kind == TYPED_HIGH) {
 		kunmap_atomic(m.addr);
-		model_remove(r, i);
+		model_release(r, i);
 		check_state(r, 1, "a typed map unmapped with kunmap_atomic(addr)");
-	} else if (op == 13 && r->stale && local_index(r->stale) >= current->kmap_ctrl.idx) {
-		step_unmap(r, r->stale, r->stale_type, -1, 1, "unmapped twice");
-	} else if (op == 14 && r->where != IN_HRTIMER) {
+	} else if (op == 13 && r->stale) {
+		step_unmap(r, r->stale, r->stale_type, "a released map's address unmapped");
+	} else if (op == 14 && r->where != IN_HRTIMER && r->base.log_len + typed + 2 < KM_MAX_IDX &&
+		   r->idx + 2 * KM_LOCAL_INCR < KM_MAX_IDX) {
 		step_interrupt(r);
-	} else if (op == 15 && r->n == count_kind(r, ONE_ARG)) {
-		step_unmap(r, r->vm, type, -1, 1, "unmap with no typed map");
+	} else if (op == 15 && !typed) {
+		step_unmap(r, r->vm, type, "unmap with no typed map");
 	} else if (op == 16 && i >= 0 && m.kind == ONE_ARG) {
-		/*
-		 * At kmap_local's top, as kunmap_atomic(addr) would release it;
-		 * under it, another address: the map whose end it is, else by type.
-		 */
-		if (local_index(m.addr) == current->kmap_ctrl.idx - 1) {
-			j = i;
-		} else {
-			j = model_at(r, m.addr - PAGE_SIZE / sizeof(u32), TYPED_HIGH);
-			if (j < 0)
-				j = model_by_type(r, type);
-		}
-		step_unmap(r, m.addr, type, j, 1, "a one-arg map unmapped with the typed form");
-	} else if (op == 17 && i >= 0 && m.kind == TYPED_HIGH &&
-		   local_index(m.addr) == current->kmap_ctrl.idx - 1) {
+		step_unmap(r, m.addr, type, "a one-arg map unmapped with the typed form");
+	} else if (op == 17 && i >= 0 && m.kind == TYPED_HIGH && m.idx == r->idx - 1) {
 		/* Its counts come back, reported, at this context's next typed map. */
 		kunmap_local(m.addr);
+		model_release_entry(r, m.idx);
 		r->m[i].kind = POPPED;
+		r->m[i].idx = -1;
 		check_state(r, 0, "a typed map unmapped with kunmap_local()");
-		model_remove(r, i);
+		model_release(r, i);
 		r->owed = 1;
 		step_map(r, type);
 	}
@@ -923,13 +1012,16 @@ static void random_step(struct log_run *r)
 static void random_run_here(struct log_run *r)
 {
 	enum km_type a = slot_pair[r->where][0], b = slot_pair[r->where][1];
-	unsigned int i;
+	int i;
 	u32 *p, *q;
 
 	state_now(&r->base);
 	r->reports = r->base.reports;
+	r->idx = r->base.local_depth;
 	r->n = 0;
 	r->stale = NULL;
+	if (this_cpu_read(kmap_atomic_released))
+		fail(r, "a released kmap_local entry waits as the run begins");
 	/* Whatever the last run left is gone: a correct pair, no report. */
 	p = kmap_atomic(r->pages[0], a);
 	q = kmap_atomic(r->pages[1], b);
@@ -948,29 +1040,23 @@ static void random_run_here(struct log_run *r)
 		return;
 	/* Unwind: the one-argument map at the top, else the newest typed map. */
 	while (r->n && !r->failure[0]) {
-		for (i = r->n; i-- > 0;)
-			if (r->m[i].kind == ONE_ARG &&
-			    local_index(r->m[i].addr) == current->kmap_ctrl.idx - 1)
-				break;
-		if (i < r->n) {
+		i = one_arg_at_top(r);
+		if (i >= 0) {
 			u32 *top = r->m[i].addr;
 
 			kunmap_atomic(top);
 		} else {
-			for (i = r->n; i-- > 0 && r->m[i].kind == ONE_ARG;)
+			for (i = r->n - 1; i >= 0 && r->m[i].kind == ONE_ARG; i--)
 				;
-			if (i >= r->n) {
+			if (i < 0) {
 				fail(r, "unwinding: a one-argument map under the top");
 				return;
 			}
 			kunmap_atomic(r->m[i].addr, r->m[i].type);
 		}
-		model_remove(r, i);
+		model_release(r, i);
 		check_state(r, 0, "unwinding");
 	}
-	if (current->kmap_ctrl.idx != r->base.local_depth)
-		fail(r, "kmap_local's depth %d after unwinding, was %d", current->kmap_ctrl.idx,
-		     r->base.local_depth);
 }
 
 static void random_tasklet(struct tasklet_struct *tl)
@@ -994,7 +1080,7 @@ static enum hrtimer_restart random_hrtimer(struct hrtimer *timer)
 /* One run in its context; then the task's counts, and what its end released. */
 static void random_run(struct log_run *r)
 {
-	struct state before, after;
+	struct state before = {}, after = {};
 	u32 *held = NULL;
 
 	r->leak = r->where != IN_TASK && pick(r, 2);
@@ -1013,6 +1099,7 @@ static void random_run(struct log_run *r)
 		tasklet_setup(&r->tasklet, random_tasklet);
 		if (!tasklet_here(&r->tasklet, &r->done, &r->ran_in))
 			fail(r, "the tasklet ran on ksoftirqd: its end is not checked");
+		tasklet_kill(&r->tasklet);
 		break;
 	case IN_HRTIMER:
 		hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
@@ -1098,6 +1185,52 @@ static void random_sequences(struct kunit *test)
 	kunit_info(test, "steps run, by operation:%s", did);
 }
 
+/*
+ * A wrong pointer unmapped in a loop at a call site of its own: every
+ * round counted, one printed; another call site prints its own once.
+ */
+static noinline void wrong_pointer_at_a_site(struct page *page, u32 *buf)
+{
+	u32 *p = kmap_atomic(page, KM_USER0);
+
+	if (p)
+		kunmap_atomic(buf, KM_USER0);
+}
+
+static noinline void wrong_pointer_at_another_site(struct page *page, u32 *buf)
+{
+	u32 *p = kmap_atomic(page, KM_USER0);
+
+	if (p)
+		kunmap_atomic(buf, KM_USER0);
+}
+
+static void reports_print_once_per_call_site(struct kunit *test)
+{
+	struct page *page = test_page(HIGHMEM_BELOW_4G, 1);
+	u32 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct state before, first, after;
+	unsigned int i;
+
+	need_log(test);
+	need_kind(test, HIGHMEM_BELOW_4G);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	state_now(&before);
+	pr_info("KMAP-EXPECT-BEGIN wrong pointers at two call sites\n");
+	for (i = 0; i < 100; i++)
+		wrong_pointer_at_a_site(page, buf);
+	state_now(&first);
+	for (i = 0; i < 100; i++)
+		wrong_pointer_at_another_site(page, buf);
+	pr_info("KMAP-EXPECT-END wrong pointers at two call sites\n");
+	state_now(&after);
+	KUNIT_EXPECT_EQ_MSG(test, first.reports - before.reports, 100UL, "reports, first site");
+	KUNIT_EXPECT_EQ_MSG(test, first.printed - before.printed, 1UL, "prints, first site");
+	KUNIT_EXPECT_EQ_MSG(test, after.reports - first.reports, 100UL, "reports, second site");
+	KUNIT_EXPECT_EQ_MSG(test, after.printed - first.printed, 1UL, "prints, second site");
+	expect_same(test, &before, &after, "the wrong pointers");
+}
+
 static void build_cases(void)
 {
 	unsigned int b, w;
@@ -1116,6 +1249,7 @@ static int log_suite_init(struct kunit_suite *suite)
 static struct kunit_case log_cases[] = {
 	KUNIT_CASE_PARAM(buggy_loop, bug_gen_params),
 	KUNIT_CASE(leak_released_where_the_context_ends),
+	KUNIT_CASE(reports_print_once_per_call_site),
 	KUNIT_CASE(random_sequences),
 	{}
 };

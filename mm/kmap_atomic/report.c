@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The one report path of typed atomic kmaps, for the slots (core.c,
- * debug.c) and for the map log without them (any_order.c): a misuse is
- * counted, and printed once per call site, so that a driver that misuses
- * in a loop neither floods the console nor hides another site's report.
+ * The one report path of typed atomic kmaps, with the slots and without
+ * them: a misuse is counted, and printed once per call site, so that a
+ * driver that misuses in a loop neither floods the console nor hides
+ * another site's report.
  */
 #include <linux/atomic.h>
 #include <linux/export.h>
 #include <linux/hash.h>
 #include <linux/init.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/ratelimit.h>
@@ -51,6 +52,9 @@ bool kmap_atomic_site_first(unsigned long key)
 	}
 	return __ratelimit(&report_overflow_rs);
 }
+
+/* Reports come from where an NMI returns too: no probes there. */
+NOKPROBE_SYMBOL(kmap_atomic_site_first);
 
 static int forget_module_sites(struct notifier_block *nb, unsigned long state, void *data)
 {
@@ -97,6 +101,16 @@ bool kmap_atomic_report_site(unsigned long ip)
 	atomic_long_inc(&printed_count);
 	return true;
 }
+
+NOKPROBE_SYMBOL(kmap_atomic_report_site);
+
+/* Count a report that prints its own way: a task that an oops kills. */
+void kmap_atomic_report_count(void)
+{
+	atomic_long_inc(&report_count);
+}
+
+NOKPROBE_SYMBOL(kmap_atomic_report_count);
 
 /**
  * kmap_atomic_reports_printed() - how many of the reports were printed
