@@ -420,6 +420,14 @@ static int entry_by_type(struct kmap_atomic_log *log, u16 level, unsigned int ty
 	return best;
 }
 
+/* How many maps' counts the task's log, and this NMI-class log, still owe. */
+static int counts_owed(struct kmap_atomic_log *log)
+{
+	struct kmap_atomic_log *task_log = &current->kmap_ctrl.typed_log;
+
+	return task_log->n + (log != task_log ? log->n : 0);
+}
+
 /* What a typed unmap of an address stands for. */
 enum unmap_kind {
 	UNMAP_ENTRY,		/* an entry of this level, by its address */
@@ -453,18 +461,21 @@ static enum unmap_kind pick(struct kmap_atomic_log *log, const void *addr, unsig
 	}
 	/*
 	 * An entry of this task's stack that no typed map of this level holds:
-	 * released at this level, it was unmapped twice; a one-argument map at
-	 * the top (page faults are off under it), it is that map; released
-	 * at another level or another level's typed map, a stale pointer,
-	 * unless it is the end of a map of this level. A guard page of
+	 * released at this level, it was unmapped twice; an untagged map at the
+	 * top while page faults are off more often than the typed maps owe (a
+	 * one-argument kmap_atomic() disabled them), that map, never an outer
+	 * kmap_local_page() under typed maps of lowmem pages; released at
+	 * another level or another level's typed map, a stale pointer, unless
+	 * it is the end of a map of this level. A guard page of
 	 * DEBUG_KMAP_LOCAL (none) is no entry.
 	 */
 	if (*i < 0 && idx >= 0 && idx <= top) {
 		pte = current->kmap_ctrl.pteval[idx];
 		if (pte_val(pte) == pte_val(released_pte()))
 			return UNMAP_NOTHING;
-		if (idx == top && pte_present(pte) && !tagged(pte))
-			return current->pagefault_disabled ? UNMAP_ONE_ARG : UNMAP_NOTHING;
+		if (idx == top && pte_present(pte) && !tagged(pte) &&
+		    current->pagefault_disabled > counts_owed(log))
+			return UNMAP_ONE_ARG;
 		if (end < 0 && !pte_none(pte) && (!pte_present(pte) || tagged(pte)))
 			return UNMAP_NOTHING;
 	}

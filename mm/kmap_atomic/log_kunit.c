@@ -320,10 +320,10 @@ static bool tasklet_here(struct tasklet_struct *t, struct completion *done,
 	tasklet_schedule(t);
 	local_bh_enable();
 	/* Done here already: no wait, which might sleep under the task's own map. */
-	here = try_wait_for_completion(done) && *ran_in == current;
+	here = try_wait_for_completion(done);
 	if (!here)
 		wait_for_completion(done);
-	return here;
+	return here && *ran_in == current;
 }
 
 static enum hrtimer_restart bug_hrtimer(struct hrtimer *timer)
@@ -587,14 +587,15 @@ static void leak_released_where_the_context_ends(struct kunit *test)
  *
  * The unmaps are given a map's own address under its type or another,
  * its end pointer, a popped map's address, a one-argument map's address,
- * and kmalloc'd and vmalloc'd pointers. After every step: the page-fault,
- * preemption and migration counts, kmap_local's depth and the log's
- * length are the model's, every map and the outer one show their pages,
- * and the reports rose by the model's count. A run ends with its maps
- * unmapped, or, in a tasklet or an interrupt, half the time left to its
- * context's end, which releases and reports each. The next run first
- * maps a correct pair, with no report. A failure names the seed, the run
- * and the step; every operation must have run.
+ * the outer kmap_local_page()'s, and kmalloc'd and vmalloc'd pointers.
+ * After every step: the page-fault, preemption and migration counts,
+ * kmap_local's depth and the log's length are the model's, every map and
+ * the outer one show their pages, and the reports rose by the model's
+ * count. A run ends with its maps unmapped, or, in a tasklet or an
+ * interrupt, half the time left to its context's end, which releases and
+ * reports each. The next run first maps a correct pair, with no report. A
+ * failure names the seed, the run and the step; every operation must
+ * have run.
  * kmap_atomic_log_kunit.random_ops sets the number of operations (make
  * matrix runs a million).
  */
@@ -608,7 +609,7 @@ MODULE_PARM_DESC(random_seed, "seed of the random map-log test");
 
 #define RUN_OPS		64
 #define RUN_PAGES	4
-#define OP_NR		18
+#define OP_NR		19
 /* A context's share of kmap_local's stack (mm/kmap_atomic/any_order.c). */
 #define LEVEL_ENTRIES	(KM_LOCAL_RESERVE / 2)
 
@@ -1005,6 +1006,9 @@ static void random_step(struct log_run *r)
 		model_release(r, i);
 		r->owed = 1;
 		step_map(r, type);
+	} else if (op == 18 && r->outer) {
+		/* Another address: never the outer map, whatever is at the top. */
+		step_unmap(r, r->outer, type, "an outer kmap_local_page()'s address unmapped");
 	}
 	r->did[op] += r->ran;
 }
@@ -1020,8 +1024,11 @@ static void random_run_here(struct log_run *r)
 	r->idx = r->base.local_depth;
 	r->n = 0;
 	r->stale = NULL;
-	if (this_cpu_read(kmap_atomic_released))
-		fail(r, "a released kmap_local entry waits as the run begins");
+	/* Every released entry of this task was popped: none under the run. */
+	for (i = KM_LOCAL_INCR - 1; i < current->kmap_ctrl.idx; i += KM_LOCAL_INCR)
+		if (!pte_none(current->kmap_ctrl.pteval[i]) &&
+		    !pte_present(current->kmap_ctrl.pteval[i]))
+			fail(r, "a released kmap_local entry waits as the run begins");
 	/* Whatever the last run left is gone: a correct pair, no report. */
 	p = kmap_atomic(r->pages[0], a);
 	q = kmap_atomic(r->pages[1], b);
