@@ -1194,7 +1194,9 @@ static void random_sequences(struct kunit *test)
 
 /*
  * A wrong pointer unmapped in a loop at a call site of its own: every
- * round counted, one printed; another call site prints its own once.
+ * round counted, one printed; another call site prints its own once. The
+ * two differ (no identical-code folding) and do not end in the unmap (no
+ * tail call), so that each unmap's call site is its own.
  */
 static noinline void wrong_pointer_at_a_site(struct page *page, u32 *buf)
 {
@@ -1202,14 +1204,16 @@ static noinline void wrong_pointer_at_a_site(struct page *page, u32 *buf)
 
 	if (p)
 		kunmap_atomic(buf, KM_USER0);
+	barrier();
 }
 
 static noinline void wrong_pointer_at_another_site(struct page *page, u32 *buf)
 {
-	u32 *p = kmap_atomic(page, KM_USER0);
+	u32 *p = kmap_atomic(page, KM_USER1);
 
 	if (p)
-		kunmap_atomic(buf, KM_USER0);
+		kunmap_atomic(buf, KM_USER1);
+	barrier();
 }
 
 static void reports_print_once_per_call_site(struct kunit *test)
