@@ -148,7 +148,7 @@ any_order_mutations=(
 	'no-slots-unmap-gives-back-twice|s/^\tcounts_give_back();$/\tcounts_give_back();\n\tcounts_give_back();/|kmap_atomic_log.buggy_loop'
 	'no-slots-unmap-releases-two|s/^\tlog_remove(log, i);$/\tlog_remove(log, i);\n\tif (i > 0)\n\t\tlog_remove(log, i - 1);/|kmap_atomic_log.buggy_loop'
 	'no-slots-level-end-below-its-baseline|s/^\t\tif (log->e\[i\].level >= level)$/\t\tif (1)/|kmap_atomic_log.leak_released_where_the_context_ends'
-	'no-slots-untagged-entry-taken|s/^\t\tif (idx == top \&\& pte_present(pte) \&\& !tagged(pte))$/\t\tif (pte_present(pte) \&\& !tagged(pte))/|kmap_atomic_log.buggy_loop'
+	'no-slots-untagged-entry-taken|s/^\t\tif (idx == top \&\& pte_present(pte) \&\& !tagged(pte) \&\&$/\t\tif (pte_present(pte) \&\& !tagged(pte) \&\&/|kmap_atomic_log.buggy_loop'
 	'no-slots-kunmap-local-counts-kept|/^static void log_trim(/,/^}/s/^\t\tcounts_give_back();$/\t\tbarrier();/|kmap_atomic_log.buggy_loop'
 )
 # (include/linux/highmem-typed.h without the slots: release-noslots)
