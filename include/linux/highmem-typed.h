@@ -70,9 +70,10 @@ static inline struct page *kmap_atomic_to_page(void *addr)
 
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
 #include <asm/fixmap.h>
-#include <linux/tracepoint-defs.h>
 
-void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot);
+void *__kmap_atomic_page(struct page *page, enum km_type type);
+void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
+void *__kmap_atomic_prot(struct page *page, enum km_type type, pgprot_t prot);
 void __kunmap_atomic_addr(const void *addr, enum km_type type);
 void __kunmap_atomic_one(const void *addr);
 unsigned long kmap_atomic_reports(void);
@@ -93,111 +94,33 @@ static inline unsigned long kmap_atomic_slot_addr(unsigned int cpu,
 }
 
 /*
- * The counts a typed map raises: preemption and page faults off, and a
- * place on the task's stack of typed maps (kmap_ctrl.typed_depth), which
- * says which map a lowmem pointer given to the typed unmap stands for;
- * the one-argument kmap_atomic() and pagefault_disable() do not move it.
- */
-static __always_inline void kmap_atomic_counts_raise(void)
-{
-	preempt_disable();
-	pagefault_disable();
-	current->kmap_ctrl.typed_depth++;
-}
-
-static __always_inline void kmap_atomic_counts_give_back(void)
-{
-	current->kmap_ctrl.typed_depth--;
-	pagefault_enable();
-	preempt_enable();
-}
-
-/*
- * Is the one-argument kunmap_atomic() of @addr the unmap of a typed map?
- * Of a named slot or a spare (the slots' fixmap range, every CPU's; the
- * fixmap grows down from FIX_KMAP_ATOMIC_BEGIN, the top page), yes. Of
- * any other address (a lowmem page's, a kmap_local fallback's), when every
- * page-fault disable may be a typed map's: __kunmap_atomic_one() tells a
- * one-argument map's kmap_local address apart (lowmem: the same counts).
- */
-static __always_inline bool kmap_atomic_one_is_typed(const void *addr)
-{
-	unsigned long a = (unsigned long)addr;
-	int typed = current->kmap_ctrl.typed_depth;
-
-	if (a >= __fix_to_virt(FIX_KMAP_ATOMIC_END) &&
-	    (a & PAGE_MASK) <= __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN))
-		return true;
-	return unlikely(typed) && current->pagefault_disabled <= typed;
-}
-
-/*
- * kunmap_atomic(addr), the one-argument form, given a typed map's address:
- * upstream's unmap would give back the counts its map raised and leave
- * the map held (a slot, a fallback) or on the task's stack of typed maps
- * (a lowmem page), which the reclaim at the context's end would give back
- * again. The typed unmap, under no type, releases it with them; a slot's
- * or a fallback's is reported as the wrong type, a lowmem page's is
- * 2.6's rule. __kunmap_atomic_one() sends a kmap_local address that is
- * no fallback to the one-argument unmap.
+ * kunmap_atomic(addr), the one-argument form: an address in the slots'
+ * range (every CPU's; the fixmap grows down from FIX_KMAP_ATOMIC_BEGIN, the
+ * top page) is a typed map's, which the typed unmap releases under no
+ * type and reports; any other is upstream's. One range compare.
  */
 #define kunmap_atomic_one(__addr)					\
 do {									\
 	const void *__ka_addr = (__addr);				\
 									\
 	BUILD_BUG_ON(__same_type(typeof(__addr), struct page *));	\
-	if (unlikely(kmap_atomic_one_is_typed(__ka_addr)))		\
+	if (unlikely((unsigned long)__ka_addr >=			\
+		     __fix_to_virt(FIX_KMAP_ATOMIC_END) &&		\
+		     ((unsigned long)__ka_addr & PAGE_MASK) <=		\
+		     __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN)))		\
 		__kunmap_atomic_one(__ka_addr);				\
 	else								\
 		kunmap_atomic_untyped(__ka_addr);			\
 } while (0)
 
-/* The inline lowmem map's out-of-line parts (mm/kmap_atomic/core.c). */
-void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type);
-void __kmap_atomic_lowmem_in_irq(void);
-
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* The checked map and unmap take the place of the fast path. */
-#include <linux/highmem-typed-debug.h>
-#else
-DECLARE_TRACEPOINT(kmap_atomic_map);
-void *__kmap_atomic_page(struct page *page, enum km_type type);
-void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type);
-
-/* A lowmem page uses no slot: its address, from the inline map. */
-static __always_inline void *__kmap_atomic_lowmem(struct page *page,
-						  enum km_type type)
-{
-	/* A static branch: a no-op while the event is disabled. */
-	if (tracepoint_enabled(kmap_atomic_map))
-		__kmap_atomic_trace_lowmem(page, type);
-	/* An interrupt gives back only what it raised: counted. */
-	if (unlikely(preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET)))
-		__kmap_atomic_lowmem_in_irq();
-	return lowmem_page_address(page);
-}
-
-/*
- * kmap_atomic_prot(page, type, prot), rare: inline, the counts and the
- * lowmem test (page_address() would test PageHighMem() again, out of
- * line); the slot, out of line (through pfn_pte() unless @prot is
- * kmap_prot's).
- */
+/* One call each: the counts, the log and the slot are out of line. */
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
-	kmap_atomic_counts_raise();
-	if (!PageHighMem(page))
-		return __kmap_atomic_lowmem(page, type);
-	return __kmap_atomic_slot(page_to_pfn(page), type, prot);
+	return __kmap_atomic_prot(page, type, prot);
 }
 
-/*
- * kmap_prot: one call, with no protection to pass (the pte is the
- * boot-time template's); the counts and the lowmem test are out of line
- * too, so that a call site is a few bytes.
- */
 static __always_inline void *__kmap_atomic_default(struct page *page,
 						   enum km_type type)
 {
@@ -210,13 +133,11 @@ static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 	return __kmap_atomic_pfn(pfn, type);
 }
 
-/* One call: the counts are given back there, unless the unmap stands for no map. */
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
 	__kunmap_atomic_addr(addr, type);
 }
-#endif /* CONFIG_DEBUG_KMAP_ATOMIC */
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */
 

@@ -25,36 +25,73 @@ enum kmap_atomic_context_end {
 	KMAP_END_TASK_DIES,	/* a task killed by an oops, in make_task_dead() */
 };
 
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind);
-void kmap_atomic_check_leaks(enum kmap_atomic_context_end end);
-void kmap_atomic_debug_fault(unsigned long address, bool fixed_up);
-size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
-#else
 #ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <linux/minmax.h>
 #include <linux/percpu.h>
-#include <linux/sched.h>
-
-DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
-void __kmap_atomic_reclaim(bool dying);
+#include <linux/preempt.h>
 
 /*
- * Without the debug checks a context's end reclaims what it still holds
- * and gives back its counts: the spares and kmap_local fallbacks a misuse
- * took and the named slots an interrupt mapped, counted per CPU; a
- * task's named slots where it returns to user space, a work item or
- * kernel thread function returns, or an oops kills it, with typed maps
- * still on its stack. One per-CPU load when nothing is held (and a load
- * of the task's typed_depth where a task's context ends).
+ * The map log of a CPU's typed maps at one interrupt level
+ * (mm/kmap_atomic/core.c): in map order, each map's slot (an enum km_type,
+ * a spare after KM_TYPE_NR, or KM_LOG_LOWMEM for a lowmem page, which
+ * takes none), the type it was mapped as and its call site; whose counts
+ * the maps raised, and what they were before the first.
+ */
+#define KM_SLOTS_USED		(KM_TYPE_NR + KM_SPARE_SLOTS)
+#define KM_LOG_NR		KM_SLOTS_USED
+#define KM_LOG_LOWMEM		0xff
+/* A task, its softirq, then each hard interrupt or NMI-class nesting. */
+#define KM_LEVELS		7
+
+struct task_struct;
+
+struct kmap_atomic_level_log {
+	unsigned int		n;
+	struct task_struct	*task;	/* compared, never followed */
+	int			pf_base;	/* pagefault_disabled before the first map */
+	int			pc_base;	/* preempt_count() before the first map */
+	u8			slot[KM_LOG_NR];
+	u8			type[KM_LOG_NR];
+	unsigned long		ip[KM_LOG_NR];
+};
+
+DECLARE_PER_CPU(struct kmap_atomic_level_log, kmap_atomic_log[KM_LEVELS]);
+
+/*
+ * This CPU's interrupt level, the index of its log: 0 in a task, 1 in a
+ * softirq, then one per hard interrupt nesting (an NMI, #MC, #DB or int3
+ * counts as one too: its entry raises the hard interrupt count).
+ */
+static __always_inline unsigned int kmap_atomic_log_level(void)
+{
+	unsigned int pc = preempt_count(), hard = (pc & HARDIRQ_MASK) >> HARDIRQ_SHIFT;
+
+	if (likely(!hard))
+		return !!(pc & SOFTIRQ_OFFSET);
+	return min(1 + hard, KM_LEVELS - 1U);
+}
+
+unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind);
+void __kmap_atomic_log_end(enum kmap_atomic_context_end end);
+
+/*
+ * Where a context ends, the maps its level's log still holds are released
+ * and reported, their counts given back: one per-CPU load when it holds
+ * none.
  */
 static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end)
 {
-	bool task_ends = end <= KMAP_END_KTHREAD || end == KMAP_END_TASK_DIES;
-
-	if (unlikely(raw_cpu_read(kmap_atomic_outstanding)) ||
-	    (task_ends && unlikely(current->kmap_ctrl.typed_depth)))
-		__kmap_atomic_reclaim(end == KMAP_END_TASK_DIES);
+	if (unlikely(raw_cpu_read(kmap_atomic_log[kmap_atomic_log_level()].n)))
+		__kmap_atomic_log_end(end);
 }
+
+#ifdef CONFIG_DEBUG_KMAP_ATOMIC
+void kmap_atomic_debug_fault(unsigned long address, bool fixed_up);
+size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
+#else
+/* A macro: the fixup search the caller passes is not made either. */
+#define kmap_atomic_debug_fault(address, fixed_up)	do { } while (0)
+#endif
 #elif defined(CONFIG_KMAP_ATOMIC_ANY_ORDER)
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -76,7 +113,7 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
 #endif
-/* A macro: the fixup search the caller passes is not made either. */
+#if !defined(CONFIG_KMAP_ATOMIC_SLOTS)
 #define kmap_atomic_debug_fault(address, fixed_up)	do { } while (0)
 #endif
 

@@ -2,25 +2,30 @@
 /*
  * Typed atomic kmaps: each CPU owns KM_SLOTS_PER_CPU fixmap pages, one per
  * enum km_type slot, KM_SPARE_SLOTS spares, and padding to whole cache
- * lines of ptes (<linux/kmap_types.h>). The caller names the slot
- * and runs with preemption off, so a map is one pte written into a none
- * pte, and an unmap clears that pte and flushes the one address on this
- * CPU: no lock, no search, no shared state. The map needs no flush: the
- * unmap left no translation of the slot behind, and a TLB does not cache a
- * not-present pte.
+ * lines of ptes (<linux/kmap_types.h>). The caller names the slot and runs
+ * with preemption off, so a map is one pte written into a none pte, and an
+ * unmap clears that pte and flushes the one address on this CPU. The map
+ * needs no flush in a task: the unmap left no translation behind, and a
+ * TLB does not cache a not-present pte.
  *
- * What would corrupt or crash is caught here, in every kernel, and the
- * kernel carries on: a map into a slot whose pte is not none (a collision)
- * or with a type that is no slot is given a spare slot of its own, and
- * with every spare in use a kmap_local entry (NULL in an NMI, or with
- * kmap_local's stack half full). One
- * record per CPU of what is held (struct kmap_atomic_held) decides what
- * an unmap stands for: a map of this context, released with its counts
- * (as every 2.6 unmap gave them back), or none, and then nothing changes.
- * What a context leaves held is reclaimed when it ends, or by the next
- * map of its slot. Each misuse is reported through WARN, once per call
- * site. CONFIG_DEBUG_KMAP_ATOMIC checks more (debug.c) and
- * takes the place of the map and unmap paths, on the same records.
+ * What each map is, is in a map log per CPU and interrupt level (struct
+ * kmap_atomic_level_log): its slot (or none, for a lowmem page), its type
+ * and its call site, in map order, and the level's page-fault and preempt
+ * counts before its first map. One invariant:
+ *
+ *   A typed map appends one entry; a typed unmap releases exactly one map
+ *   of its level, or none and then touches nothing; every release clears
+ *   and flushes the entry's pte and gives back one map's counts, never
+ *   below the level's baseline; what a level leaves is released where it
+ *   ends.
+ *
+ * The correct unmap finds its entry at the top of its level's log. Any
+ * other unmap is decided by kmap_atomic_pick() (see there), in every
+ * kernel, and reported once per call site and kind; nothing reaches a
+ * BUG(): a map into a slot in use or with a type that is no slot gets a
+ * spare, and past the last spare, or with the log full, NULL with the
+ * counts given back. CONFIG_DEBUG_KMAP_ATOMIC checks the context rules and
+ * describes faults on the slots (debug.c), from the same log.
  *
  * The one-argument kmap_atomic() is kmap_local's and is not touched here;
  * the two kinds of mapping use separate fixmap ranges and can be held
@@ -29,23 +34,23 @@
 #include <linux/bug.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
+#include <linux/memblock.h>
 #include <linux/kmap_atomic_debug.h>
 #include <linux/kprobes.h>
-#include <linux/memblock.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/pfn.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 
 #include "kmap_atomic.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/kmap_atomic.h>
 
-/* The lowmem map tests kmap_atomic_map's key inline, in any module. */
-EXPORT_TRACEPOINT_SYMBOL(kmap_atomic_map);
+EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_map);
 EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_unmap);
 EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_report);
 
@@ -57,6 +62,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(kmap_atomic_report);
 static_assert(KM_SLOTS_PER_CPU * sizeof(pte_t) % KM_PTE_LINE_BYTES == 0);
 static_assert(PTRS_PER_PTE % KM_SLOTS_PER_CPU == 0);
 static_assert(FIX_KMAP_ATOMIC_BEGIN % KM_SLOTS_PER_CPU == 0);
+static_assert(KM_SLOTS_USED < KM_LOG_LOWMEM && KM_TYPE_NR < U8_MAX);
 
 static const struct {
 	const char *name;
@@ -83,113 +89,6 @@ static const struct {
 	[KM_NMI_PTE] = { "KM_NMI_PTE", KM_CTX_NMI },
 	[KM_KDB] = { "KM_KDB", KM_CTX_DEBUGGER },
 };
-
-/*
- * What a CPU holds, one record per named slot, per spare and per kmap_local
- * fallback: whose counts its map raised (the task, and the interrupt
- * level, since an interrupt's counts land on the task it interrupted),
- * where in them (the task's typed_depth() right after the map, kept equal
- * to the map's place in that stack as other maps are released: see
- * release()), and the type it was mapped for. Every unmap, every reuse of
- * a map left behind and every reclaim at a context's end goes through
- * release(). A free record has no task.
- */
-struct kmap_atomic_held {
-	struct task_struct *task;	/* compared, never followed; NULL: free */
-	unsigned int level;		/* kmap_atomic_level() */
-	int depth;			/* typed_depth() after the map, or KM_LEFT */
-	unsigned int type;		/* KM_TYPE_NR for a type that is no slot */
-	/* A fallback's kmap_local address and its pte there. */
-	unsigned long vaddr;
-	pteval_t pte;
-};
-
-struct kmap_atomic_cpu {
-	/*
-	 * Each slot's pte and address: one load each on the fast path. The
-	 * ptes are looked up on first use (the fixmap page tables exist from
-	 * paging_init() on), and for every possible CPU, with the addresses,
-	 * by kmap_atomic_fast_init().
-	 */
-	pte_t *ptes[KM_SLOTS_USED];
-	unsigned long addrs[KM_SLOTS_USED];
-	struct kmap_atomic_held held[KM_HELD_NR];
-};
-
-static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
-
-/*
- * The fast paths read the slots' ptes and addresses without a check once
- * kmap_atomic_fast_init() has filled them in for every possible CPU: it
- * turns kmap_atomic_slots_ready on. Until then, early in boot, the maps
- * and unmaps take the slow paths, which look them up.
- */
-static DEFINE_STATIC_KEY_FALSE_RO(kmap_atomic_slots_ready);
-
-/*
- * kmap_prot's pte for page frame 0, computed at boot by pfn_pte() itself:
- * a map with kmap_prot ORs in the frame instead of calling pfn_pte() (its
- * L1TF inversion test and __supported_pte_mask). Used only once
- * kmap_atomic_fast_init() has checked it against pfn_pte() for low, high
- * and above-4 GiB frames, with the slots ready: that turns
- * kmap_atomic_template_ok on.
- */
-static pteval_t kmap_atomic_template __ro_after_init;
-static DEFINE_STATIC_KEY_FALSE_RO(kmap_atomic_template_ok);
-
-/*
- * The depth of a map left behind: 2.6's rule gave its count back for a
- * lowmem unmap below it. It is no place in the count stack: no lowmem
- * pointer stands for it, its own unmap gives nothing back, and the end of
- * its context (or its slot's next map) reclaims it.
- */
-#define KM_LEFT		INT_MIN
-
-#ifndef CONFIG_DEBUG_KMAP_ATOMIC
-/* A task that died of an oops is being reclaimed on this CPU. */
-static DEFINE_PER_CPU(bool, kmap_atomic_reclaiming_dead);
-#endif
-
-/*
- * What gates the context-end reclaim: this CPU's spares, fallbacks, maps
- * left behind, and
- * maps made in an interrupt (named slots, and lowmem maps, which have no
- * record but are counted per interrupt class in kmap_atomic_irq_lowmem).
- */
-DEFINE_PER_CPU(unsigned int, kmap_atomic_outstanding);
-EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_outstanding);
-
-/* Records held on this CPU: a lowmem unmap with none needs no renumbering. */
-static DEFINE_PER_CPU(unsigned int, kmap_atomic_held_nr);
-
-/*
- * Lowmem typed maps made in a softirq, a hard interrupt and an NMI, not
- * yet unmapped: what 2.6's rule may give back there. The counts they
- * raised are the interrupted task's, and only these are the
- * interrupt's to give back.
- */
-#define KM_IRQ_CLASSES	3
-static DEFINE_PER_CPU(unsigned int, kmap_atomic_irq_lowmem[KM_IRQ_CLASSES]);
-
-static unsigned int irq_class(unsigned int level)
-{
-	return level & NMI_MASK ? 2 : level & HARDIRQ_MASK ? 1 : 0;
-}
-
-/**
- * __kmap_atomic_lowmem_in_irq - count a typed map of a lowmem page in an interrupt
- *
- * Called by kmap_atomic(page, type) (out of line) and by the inline
- * kmap_atomic_prot(page, type, prot) for a lowmem page in a softirq, hard
- * interrupt or NMI, so that the unmaps of that context give
- * back only what it raised, and its end what it left.
- */
-void __kmap_atomic_lowmem_in_irq(void)
-{
-	this_cpu_inc(kmap_atomic_irq_lowmem[irq_class(kmap_atomic_level())]);
-	this_cpu_inc(kmap_atomic_outstanding);
-}
-EXPORT_SYMBOL(__kmap_atomic_lowmem_in_irq);
 
 /**
  * kmap_atomic_slot_name - the name of a slot, for reports
@@ -246,39 +145,50 @@ enum km_context kmap_atomic_slot_context(enum km_type type)
 }
 EXPORT_SYMBOL(kmap_atomic_slot_context);
 
-/* A misuse of @kind: traced each time, printed once per call site @ip. */
-#define report(kind, type, pfn, addr, ip, fmt, ...)			\
-do {									\
-	unsigned long __ip = (ip);					\
-									\
-	trace_kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), __ip); \
-	if (kmap_atomic_report_site(__ip))				\
-		WARN(1, "kmap_atomic: " fmt "\n", ##__VA_ARGS__);	\
-} while (0)
+/*
+ * Each slot's pte and address: one load each on the fast path. The ptes
+ * are looked up on first use (the fixmap page tables exist from
+ * paging_init() on), and for every possible CPU, with the addresses, by
+ * kmap_atomic_fast_init().
+ */
+struct kmap_atomic_cpu {
+	pte_t *ptes[KM_SLOTS_USED];
+	unsigned long addrs[KM_SLOTS_USED];
+};
+
+static DEFINE_PER_CPU(struct kmap_atomic_cpu, kmap_atomic_cpu);
+
+/* The map logs, per CPU and interrupt level (<linux/kmap_atomic_debug.h>). */
+DEFINE_PER_CPU(struct kmap_atomic_level_log, kmap_atomic_log[KM_LEVELS]);
+EXPORT_PER_CPU_SYMBOL_GPL(kmap_atomic_log);
 
 /*
- * The fast path's events, out of line and called only while the event is
- * on, so that nothing they need (the caller, the pte, __pa()) is loaded or
- * kept live on the fast path: a disabled event costs its 5-byte nop (and,
- * as gcc allocates registers around the call, a move in the map).
+ * kmap_prot's pte for page frame 0, computed at boot by pfn_pte() itself:
+ * a map with kmap_prot ORs in the frame instead of calling pfn_pte() (its
+ * L1TF inversion test and __supported_pte_mask). Used only once
+ * kmap_atomic_fast_init() has checked it against pfn_pte() for low, high
+ * and above-4 GiB frames, with every CPU's slot ptes and addresses filled
+ * in: that turns kmap_atomic_template_ok on, and with it the fast paths,
+ * which read them unchecked. Until then the maps take the slow path.
  */
-static noinline void map_event(unsigned int type, unsigned long pfn, unsigned long vaddr,
-			       unsigned long ip)
-{
-	trace_kmap_atomic_map(type, pfn, vaddr, ip);
-}
+static pteval_t kmap_atomic_template __ro_after_init;
+static DEFINE_STATIC_KEY_FALSE_RO(kmap_atomic_template_ok);
 
-static noinline void unmap_event_pte(unsigned int type, pte_t *ptep, unsigned long vaddr,
-				     unsigned long ip)
-{
-	trace_kmap_atomic_unmap(type, pte_pfn(ptep_get(ptep)), vaddr, ip);
-}
+/* How many reports of each kind were made, printed or not. */
+static atomic_long_t report_kinds[KMAP_REPORT_NR];
 
-static noinline void unmap_event_lowmem(unsigned int type, unsigned long vaddr,
-					unsigned long ip)
+/**
+ * kmap_atomic_debug_reports - how many reports of one kind were made
+ * @kind: the kind of misuse
+ *
+ * Return: the count since boot, printed or not (a call site prints each
+ * kind once).
+ */
+unsigned long kmap_atomic_debug_reports(enum kmap_atomic_report kind)
 {
-	trace_kmap_atomic_unmap(type, PFN_DOWN(__pa(vaddr)), vaddr, ip);
+	return atomic_long_read(&report_kinds[kind]);
 }
+EXPORT_SYMBOL_GPL(kmap_atomic_debug_reports);
 
 static pte_t *slot_pte(unsigned int idx)
 {
@@ -349,7 +259,6 @@ static int __init kmap_atomic_fast_init(void)
 				return 0;
 		}
 	}
-	static_branch_enable(&kmap_atomic_slots_ready);
 	kmap_atomic_template = pte_val(pfn_pte(0, kmap_prot));
 	for (i = 0; i < TEMPLATE_CHECKS; i++) {
 		unsigned long pfn = template_check_pfn(i);
@@ -392,688 +301,511 @@ static bool claim_none_pte(pte_t *ptep, pte_t pte)
 	return cmpxchg_local((unsigned long *)ptep, 0, (unsigned long)pte_val(pte)) == 0;
 }
 
-/* Is @h a map of this context: the task whose counts it raised, at this level? */
-static __always_inline bool mine(const struct kmap_atomic_held *h)
+/* The counts a typed map raises: preemption and page faults off. */
+static __always_inline void kmap_atomic_counts_raise(void)
 {
-	return h->task == current && h->level == kmap_atomic_level();
+	preempt_disable();
+	pagefault_disable();
+}
+
+/**
+ * kmap_atomic_report - report a misuse
+ * @kind: what kind
+ * @type: the slot named
+ * @pfn: the page frame mapped, or 0
+ * @addr: the address unmapped, or 0
+ * @ip: the call site it is about
+ * @fmt: what happened, and what was done about it
+ *
+ * Counted and traced every time, printed (WARN) once per call site and
+ * kind: the kind is in the key's top bits, so that a site that leaks and
+ * then unmaps twice prints both.
+ */
+void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigned long pfn,
+			unsigned long addr, unsigned long ip, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	atomic_long_inc(&report_kinds[kind]);
+	trace_kmap_atomic_report(kind, type, pfn, addr, ip);
+	if (!kmap_atomic_report_site(ip ^ (unsigned long)kind << (BITS_PER_LONG - 4)))
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	WARN(1, "kmap_atomic: %pV\n", &vaf);
+	va_end(args);
+}
+NOKPROBE_SYMBOL(kmap_atomic_report);
+
+#define report(kind, type, pfn, addr, ip, fmt, ...)			\
+	kmap_atomic_report(kind, type, pfn, (unsigned long)(addr), ip, fmt, ##__VA_ARGS__)
+
+static noinline void map_event(unsigned int type, unsigned long pfn, unsigned long vaddr,
+			       unsigned long ip)
+{
+	trace_kmap_atomic_map(type, pfn, vaddr, ip);
+}
+
+static noinline void unmap_event(unsigned int slot, unsigned int type, unsigned long vaddr,
+				 unsigned long ip)
+{
+	unsigned long pfn = slot == KM_LOG_LOWMEM ? PFN_DOWN(__pa(vaddr)) :
+			    pte_pfn(ptep_get(slot_pte(slot)));
+
+	trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
+}
+
+/* This CPU's log at the interrupt level it runs at. */
+static __always_inline struct kmap_atomic_level_log *this_log(void)
+{
+	return this_cpu_ptr(&kmap_atomic_log[kmap_atomic_log_level()]);
 }
 
 /*
- * The task's stack of typed maps (<linux/highmem-typed.h>): where each
- * record's depth is a place. An interrupt's maps go on the stack of the
- * task it interrupted, as their counts do.
+ * Before the first map of a level is claimed: whose the log is, and the
+ * counts before the map raised them, which the level's end gives back
+ * down to. Taken before the claim, so that an int3, #DB or #MC handler
+ * that maps and returns holding it meanwhile is not counted in.
  */
-static __always_inline int typed_depth(void)
+static __always_inline void log_begin(struct kmap_atomic_level_log *log)
 {
-	return current->kmap_ctrl.typed_depth;
+	log->task = current;
+	log->pf_base = current->pagefault_disabled - 1;
+	log->pc_base = preempt_count() - 1;
 }
 
-/* Is @h this context's last map, the top of its stack? */
-static __always_inline bool at_top(const struct kmap_atomic_held *h)
+/* Append a map to @log, begun. */
+static __always_inline void log_append(struct kmap_atomic_level_log *log, unsigned int slot,
+				       unsigned int type, unsigned long ip)
 {
-	return mine(h) && h->depth == typed_depth();
+	unsigned int n = log->n;
+
+	log->slot[n] = slot;
+	log->type[n] = type;
+	log->ip[n] = ip;
+	barrier();	/* a fault report in an NMI reads whole entries */
+	WRITE_ONCE(log->n, n + 1);
 }
-
-/*
- * Does record @i count in kmap_atomic_outstanding while held? Spares and
- * fallbacks, named slots mapped in an interrupt, and maps left behind:
- * what a context's end reclaims, where a task's other named slots are
- * told apart by orphaned().
- */
-static __always_inline bool outstanding(unsigned int i, unsigned int level, int depth)
-{
-	return i >= KM_TYPE_NR || level || depth == KM_LEFT;
-}
-
-/*
- * Fill in record @i for a map of @type by this context (at interrupt
- * level @level), whose count is at @depth. The task goes in last: an
- * interrupt that finds the record without it takes the slot for one in
- * use, never for one left behind.
- */
-static __always_inline void hold(unsigned int i, unsigned int type, int depth, unsigned int level)
-{
-	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
-
-	h->type = type;
-	h->level = level;
-	h->depth = depth;
-	this_cpu_inc(kmap_atomic_held_nr);
-	if (outstanding(i, level, depth))
-		this_cpu_inc(kmap_atomic_outstanding);
-	barrier();
-	WRITE_ONCE(h->task, current);
-}
-
-/*
- * Write @pte into slot @idx's pte @ptep (at @vaddr), for @type, if it is
- * none, and hold the slot for this context, at interrupt level @level;
- * preemption is off.
- * Return: whether the pte was none.
- */
-static __always_inline bool claim_slot(unsigned int idx, unsigned int type, pte_t *ptep,
-				       unsigned long vaddr, pte_t pte, unsigned int level)
-{
-	/*
-	 * This map's place in the typed maps' stack, read before the claim: an
-	 * int3, #DB or #MC handler that maps and returns holding (their exits
-	 * reclaim nothing) raises the count above it meanwhile.
-	 */
-	int depth = typed_depth();
-
-	if (!claim_none_pte(ptep, pte))
-		return false;
-	arch_kmap_local_post_map(vaddr, pte);
-	hold(idx, type, depth, level);
-	return true;
-}
-
-/*
- * Map @pfn in slot @idx of this CPU, for @type, if its pte is none.
- * Return: the slot's address, or 0 if the slot is in use.
- */
-static __always_inline unsigned long map_idx(unsigned int idx, unsigned int type,
-					     unsigned long pfn, pgprot_t prot)
-{
-	unsigned long vaddr = slot_addr(idx);
-
-	return claim_slot(idx, type, slot_pte(idx), vaddr, mk_slot_pte(pfn, prot),
-			  kmap_atomic_level()) ? vaddr : 0;
-}
-
-/* A map that returns NULL gives back the counts the map raised. */
-void kmap_atomic_refuse(void)
-{
-	current->kmap_ctrl.typed_depth--;
-	pagefault_enable();
-	preempt_enable();
-}
-
-/*
- * What a reclaimed map raised, given back; unless a one-argument
- * kunmap_atomic(addr) of it gave the counts back already, where they are
- * not there to give: never below zero.
- */
-void kmap_atomic_reclaim_counts(void)
-{
-	if (current->pagefault_disabled > 0)
-		kmap_atomic_refuse();
-	else
-		current->kmap_ctrl.typed_depth--;
-}
-
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot)
-{
-	unsigned long vaddr = map_idx(idx, idx, pfn, prot);
-
-	/* As mapped(): an unmap's flush may not have come yet. */
-	if (vaddr && kmap_atomic_level())
-		arch_kmap_local_post_unmap(vaddr);
-	return vaddr;
-}
-#endif
 
 /* Clear a slot's pte and flush its address here: it faults from now on. */
-static __always_inline void clear_idx(pte_t *ptep, unsigned long vaddr)
+static __always_inline void clear_slot(pte_t *ptep, unsigned long vaddr)
 {
 	arch_kmap_local_pre_unmap(vaddr);
 	pte_clear(&init_mm, vaddr, ptep);
 	arch_kmap_local_post_unmap(vaddr);
 }
 
-/*
- * Is fallback record @h still an entry of this task's kmap_local stack as
- * it was mapped? Not if it was released another way (kunmap_local()):
- * then the record is stale, and the address may be someone else's entry.
- */
-static bool fallback_live(const struct kmap_atomic_held *h)
+/* Release entry @i of @log: its slot cleared and flushed; @ip unmaps it. */
+static void release_entry(struct kmap_atomic_level_log *log, unsigned int i, unsigned long ip)
 {
-	int idx = kmap_atomic_local_entry(h->vaddr);
+	unsigned int slot = log->slot[i], n = log->n - 1;
 
-	return h->task == current && idx >= 0 && idx < current->kmap_ctrl.idx &&
-	       pte_val(current->kmap_ctrl.pteval[idx]) == h->pte;
-}
-
-/* Free record @i, which maps nothing (any more). */
-static __always_inline void drop(unsigned int i)
-{
-	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
-
-	WRITE_ONCE(h->task, NULL);
-	this_cpu_dec(kmap_atomic_held_nr);
-	if (outstanding(i, h->level, h->depth))
-		this_cpu_dec(kmap_atomic_outstanding);
+	if (slot != KM_LOG_LOWMEM) {
+		clear_slot(slot_pte(slot), slot_addr(slot));
+		kmap_atomic_debug_unmapped(slot, ip);
+	}
+	memmove(&log->slot[i], &log->slot[i + 1], n - i);
+	memmove(&log->type[i], &log->type[i + 1], n - i);
+	memmove(&log->ip[i], &log->ip[i + 1], (n - i) * sizeof(log->ip[0]));
+	WRITE_ONCE(log->n, n);
 }
 
 /*
- * Free record @i if it is still @task's (an NMI may have taken it since
- * it was read): the one place a record is taken from someone who may not
- * be running. Return: whether it was.
+ * A log that holds another task's maps: that task slept holding them (the
+ * scheduler reported it) or died. Its counts went with it: the maps are
+ * released, their counts left alone. Interrupts are off.
  */
-static bool drop_if(unsigned int i, struct task_struct *task, unsigned int level, int depth)
+static bool drop_stale(struct kmap_atomic_level_log *log)
 {
-	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
-
-	if (!task || cmpxchg_local(&h->task, task, NULL) != task)
+	if (likely(!log->n || log->task == current))
 		return false;
-	this_cpu_dec(kmap_atomic_held_nr);
-	if (outstanding(i, level, depth))
-		this_cpu_dec(kmap_atomic_outstanding);
+	report(KMAP_REPORT_LEAK, log->type[0], 0, 0, log->ip[0],
+	       "%pS maps %s in a task that left CPU%u holding %u map(s) (it slept or died): released",
+	       (void *)log->ip[0], kmap_atomic_slot_name(log->type[0]), smp_processor_id(),
+	       log->n);
+	while (log->n)
+		release_entry(log, log->n - 1, 0);
 	return true;
 }
 
-/*
- * Drop fallback record @i of this task, found stale with interrupts off:
- * an NMI's typed unmap may drop it first, and only one may.
- */
-static void drop_stale(unsigned int i)
-{
-	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
+/* Which of one map's counts its release gives back: never below the baseline. */
+struct give_back {
+	bool pf, pc;
+};
 
-	drop_if(i, current, h->level, h->depth);
+static struct give_back counts_above_base(const struct kmap_atomic_level_log *log,
+					  unsigned int guard)
+{
+	return (struct give_back) {
+		.pf = current->pagefault_disabled > log->pf_base,
+		.pc = preempt_count() - guard > log->pc_base,
+	};
 }
 
-/*
- * The maps of @task at @level made after the one at @depth move down a
- * place in its count stack: that count was given back.
- */
-static void renumber(struct kmap_atomic_cpu *kc, struct task_struct *task, unsigned int level,
-		     int depth)
+/* The newest entry of @log whose slot maps @vaddr, or -1. */
+static int entry_at(const struct kmap_atomic_level_log *log, unsigned long vaddr)
 {
-	struct kmap_atomic_held *h;
-	unsigned int j;
-
-	for (j = 0; j < KM_HELD_NR; j++) {
-		h = &kc->held[j];
-		if (h->task == task && h->level == level && h->depth > depth)
-			h->depth--;
-	}
-}
-
-/*
- * The one release: every unmap, the reuse of a map left behind and the
- * reclaim at a context's end come here. Free record @i if it is still
- * @task's (first, so that an interrupt in between takes the slot for one
- * in use), then unmap: clear the slot's pte and flush it here, or pop the
- * fallback from kmap_local's stack (unmap it now and pop it when it is
- * the top, if it is not). If the map's counts are given back with it
- * (@popped), the maps this context made after it move down a place in
- * its count stack, so that each record's depth stays the place of its
- * count. Interrupts are off, or the record is the caller's own, which no
- * interrupt takes. The page frame it mapped goes in *@pfn.
- *
- * Return: whether it was released (not if an NMI took it first).
- */
-static bool release_as(unsigned int i, struct task_struct *task, bool popped,
-		       unsigned long *pfn)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	struct kmap_atomic_held *h = &kc->held[i];
-	unsigned int level = h->level;
-	int depth = h->depth;
-
-	if (!drop_if(i, task, level, depth))
-		return false;
-	barrier();
-	if (i < KM_SLOTS_USED) {
-		pte_t *ptep = slot_pte(i);
-
-		*pfn = pte_pfn(ptep_get(ptep));
-		clear_idx(ptep, slot_addr(i));
-	} else {
-		*pfn = pte_pfn(__pte(h->pte));
-		if (h->vaddr == kmap_atomic_local_top())
-			kunmap_local_indexed((void *)h->vaddr);
-		else
-			kmap_atomic_release_buried(h->vaddr);
-	}
-	if (popped && depth != KM_LEFT && depth < typed_depth())
-		renumber(kc, task, level, depth);
-	return true;
-}
-
-/* Release record @i of this context. Return: the page frame it mapped. */
-static unsigned long release(unsigned int i, bool popped)
-{
-	unsigned long pfn = 0;
-
-	release_as(i, READ_ONCE(this_cpu_ptr(&kmap_atomic_cpu)->held[i].task), popped, &pfn);
-	return pfn;
-}
-
-/* kmap_atomic_release - release record @i and give back its counts' place */
-unsigned long kmap_atomic_release(unsigned int i)
-{
-	return release(i, true);
-}
-
-/**
- * kmap_atomic_lowmem_popped - 2.6's rule gave back a count of this context
- * @places: how many places of the typed maps' stack this context has (all
- *	of the task's for a task; an interrupt's own, above the task's)
- *
- * A lowmem unmap that stands for no record gave back the count of this
- * context's last lowmem map (a place in its count stack with no record):
- * the records above that place move down one, so that a lowmem map
- * unmapped under a highmem one (2.6's copy_user_highpage() from a lowmem
- * page) leaves each record's depth its place. With a record in every
- * place of the context, the count was its top map's: that map is left
- * behind. Called with interrupts off, before the count is given back.
- */
-void kmap_atomic_lowmem_popped(int places)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int level = kmap_atomic_level(), j;
-	int place, base = typed_depth() - places;
-
-	if (!this_cpu_read(kmap_atomic_held_nr))
-		return;
-	for (place = typed_depth(); place > base; place--) {
-		for (j = 0; j < KM_HELD_NR; j++)
-			if (kc->held[j].task == current && kc->held[j].level == level &&
-			    kc->held[j].depth == place)
-				break;
-		if (j == KM_HELD_NR)
-			break;	/* no record here: the lowmem map's place */
-	}
-	if (place > base) {
-		renumber(kc, current, level, place);
-		return;
-	}
-	/*
-	 * With a record in every place, the top one's count went: it is left
-	 * behind. Nothing stands for it any more; its context's end reclaims it.
-	 */
-	for (j = 0; j < KM_HELD_NR; j++) {
-		struct kmap_atomic_held *h = &kc->held[j];
-
-		if (mine(h) && h->depth == typed_depth()) {
-			if (!outstanding(j, level, h->depth))
-				this_cpu_inc(kmap_atomic_outstanding);
-			h->depth = KM_LEFT;
-			break;
-		}
-	}
-}
-
-/* How many places of its stack do this context's records here take? */
-static int records_held(struct kmap_atomic_cpu *kc)
-{
-	unsigned int j;
-	int n = 0;
-
-	/* A map left behind has no place: its count went already. */
-	for (j = 0; j < KM_HELD_NR; j++)
-		n += mine(&kc->held[j]) && kc->held[j].depth != KM_LEFT;
-	return n;
-}
-
-/*
- * 2.6's rule for a lowmem unmap that stands for no record: it gives back
- * a count of this context's, if it has one. A task's are its own. An
- * interrupt's are the task's it interrupted: the interrupt gives back
- * only what it raised, a lowmem map's (kmap_atomic_irq_lowmem), else one
- * of its records' (which is left behind). Return: whether it may.
- */
-static bool lowmem_rule(void)
-{
-	struct kmap_atomic_cpu *kc;
-	unsigned int level = kmap_atomic_level(), c = irq_class(level);
-	unsigned long flags;
-	int places;
-	bool ok;
-
-	local_irq_save(flags);
-	kc = this_cpu_ptr(&kmap_atomic_cpu);
-	if (!level) {
-		places = typed_depth();
-		ok = places > 0;
-	} else {
-		places = records_held(kc) + this_cpu_read(kmap_atomic_irq_lowmem[c]);
-		ok = typed_depth() > 0 && places > 0;
-		if (ok && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
-			this_cpu_dec(kmap_atomic_irq_lowmem[c]);
-			this_cpu_dec(kmap_atomic_outstanding);
-		}
-	}
-	if (ok)
-		kmap_atomic_lowmem_popped(places);
-	local_irq_restore(flags);
-	return ok;
-}
-
-/*
- * Was the map in record @h, @task's, left behind: its counts given back
- * without it (a lowmem pointer passed for it deeper in its context,
- * 2.6's rule), or its context over? Then nothing uses it: its task is
- * another (a task holding a map cannot be switched out), its context is
- * no longer under this one, or, in this very context, it sits at or above
- * the top of the count stack, where the map now asking has just put its
- * own count (so: asked by a map only). A record being written or released
- * is in use.
- */
-static bool orphaned(const struct kmap_atomic_held *h, struct task_struct *task)
-{
-	unsigned int level = kmap_atomic_level(), l = h->level;
-
-	if (!task)
-		return false;
-	if (task != current)
-		return true;
-	if (l == level)
-		return h->depth == KM_LEFT || h->depth >= typed_depth();
-	/* A context under this one: each nesting count no more than ours. */
-	return (l & NMI_MASK) > (level & NMI_MASK) ||
-	       (l & HARDIRQ_MASK) > (level & HARDIRQ_MASK) ||
-	       (l & SOFTIRQ_OFFSET) > (level & SOFTIRQ_OFFSET);
-}
-
-/*
- * Release record @i if the map in it was left behind (orphaned()), for
- * the map that finds it in use. Interrupts are off; an NMI that takes it
- * first wins. Return: whether it was released here.
- */
-static bool release_orphan(unsigned int i)
-{
-	struct kmap_atomic_held *h = this_cpu_ptr(&kmap_atomic_cpu.held[i]);
-	struct task_struct *task = READ_ONCE(h->task);
-	unsigned long pfn;
-
-	return orphaned(h, task) && release_as(i, task, false, &pfn);
-}
-
-/*
- * Release slot @idx if the map in it was left behind, for the map that
- * finds it in use. Return: whether it was.
- */
-bool kmap_atomic_reclaim_orphan(unsigned int idx)
-{
-	unsigned long flags;
-	bool orphan;
-
-	local_irq_save(flags);
-	orphan = release_orphan(idx);
-	local_irq_restore(flags);
-	return orphan;
-}
-
-/*
- * Which record an unmap of @vaddr (a page's address) as @type stands for,
- * on this CPU. A mapped address: the record of this context that maps
- * it, under whatever type. A lowmem address: the record of this context
- * for @type (its named slot, a spare or a fallback given for it) whose
- * count is the top of this context's stack: a wrong pointer passed for
- * that map. A lowmem unmap deeper than that is 2.6's rule, for a lowmem
- * map. Stale fallback records met on the way are dropped. Interrupts are
- * off.
- *
- * Return: the record's index; -1 if the unmap stands for no map of this
- * context, with *@other set if @vaddr is another context's map here.
- */
-int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	struct kmap_atomic_where w;
-	struct kmap_atomic_held *h;
-	unsigned int i;
-
-	*other = false;
-	type = min_t(unsigned int, type, KM_TYPE_NR);
-	if (kmap_atomic_is_lowmem(vaddr)) {
-		if (type < KM_TYPE_NR && at_top(&kc->held[type]))
-			return type;
-		for (i = KM_TYPE_NR; i < KM_HELD_NR && this_cpu_read(kmap_atomic_outstanding);
-		     i++) {
-			h = &kc->held[i];
-			if (h->type != type || !at_top(h))
-				continue;
-			if (i < KM_SLOTS_USED || fallback_live(h))
-				return i;
-			drop_stale(i);
-		}
-		return -1;
-	}
-	if (kmap_atomic_slot_of(vaddr, &w)) {
-		if (w.cpu != smp_processor_id() || w.guard || !READ_ONCE(kc->held[w.idx].task))
-			return -1;
-		if (mine(&kc->held[w.idx]))
-			return w.idx;
-		*other = true;
-		return -1;
-	}
-	if (!kmap_atomic_is_local(vaddr))
-		return -1;
-	for (i = KM_SLOTS_USED; this_cpu_read(kmap_atomic_outstanding) && i < KM_HELD_NR; i++) {
-		h = &kc->held[i];
-		if (h->task != current || h->vaddr != vaddr)
-			continue;
-		if (!fallback_live(h)) {
-			drop_stale(i);
-			continue;
-		}
-		if (h->level == kmap_atomic_level())
-			return i;
-		*other = true;
-		return -1;
-	}
-	return -1;
-}
-
-/* The type record @i was mapped for: KM_TYPE_NR for one that is no slot. */
-unsigned int kmap_atomic_held_type(unsigned int i)
-{
-	return this_cpu_read(kmap_atomic_cpu.held[i].type);
-}
-
-/* Was record @i left behind, its count given back by a lowmem unmap below it? */
-bool kmap_atomic_held_left(unsigned int i)
-{
-	return this_cpu_read(kmap_atomic_cpu.held[i].depth) == KM_LEFT;
-}
-
-/*
- * With every spare in use, a misuse is mapped with kmap_local, and
- * recorded with its address and pte there, so that the typed unmap knows
- * it. Not for NMIs: kmap_local's stack is the interrupted task's.
- * Return: the address, or NULL if kmap_local's stack (past which it would
- * BUG()) or the records are full.
- */
-void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type)
-{
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	struct kmap_atomic_held *h = NULL;
-	unsigned long flags;
-	void *addr = NULL;
-	unsigned int i;
-
-	/* An interrupt that falls back too must see the records whole. */
-	local_irq_save(flags);
-	if (current->kmap_ctrl.idx + KM_LOCAL_INCR * (1 + KM_LOCAL_RESERVE) >= KM_MAX_IDX)
-		goto out;
-	/* This task's records: stale ones dropped, those left behind popped. */
-	for (i = KM_SLOTS_USED; i < KM_HELD_NR; i++) {
-		if (kc->held[i].task == current && !fallback_live(&kc->held[i]))
-			drop_stale(i);
-		else if (kc->held[i].task == current)
-			release_orphan(i);
-		if (!kc->held[i].task && !h)
-			h = &kc->held[i];
-	}
-	if (!h)
-		goto out;
-	addr = __kmap_local_pfn_prot(pfn, __pgprot(pgprot_val(prot) |
-						   arch_kmap_atomic_fallback_tag));
-	h->vaddr = (unsigned long)addr;
-	h->pte = pte_val(current->kmap_ctrl.pteval[kmap_atomic_local_entry(h->vaddr)]);
-	hold(h - kc->held, min_t(unsigned int, type, KM_TYPE_NR), typed_depth(),
-	     kmap_atomic_level());
-out:
-	local_irq_restore(flags);
-	return addr;
-}
-
-/*
- * Map @pfn in a free spare of this CPU for a misuse of @type, claimed on
- * its pte so that an interrupt or NMI on this CPU cannot take the same
- * one; with none free, in one left behind (*@reused). The last
- * KM_NMI_SPARES are kept for NMIs, which must never need the kmap_local
- * fallback: kmap_local's stack is the interrupted task's.
- * Return: the spare's number, or -1 if none is free.
- */
-int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused)
-{
-	unsigned int spares = KM_SPARE_SLOTS - (in_nmi() ? 0 : KM_NMI_SPARES);
-	unsigned long vaddr = 0;
-	unsigned int i, pass;
-
-	type = min_t(unsigned int, type, KM_TYPE_NR);
-	*reused = false;
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < spares; i++) {
-			if (pass && !kmap_atomic_reclaim_orphan(KM_TYPE_NR + i))
-				continue;
-			vaddr = map_idx(KM_TYPE_NR + i, type, pfn, prot);
-			if (!vaddr)
-				continue;
-			/*
-			 * A spare is any context's: an interrupt may have taken it in
-			 * the moment between another context's pte clear and flush.
-			 */
-			arch_kmap_local_post_unmap(vaddr);
-			*reused = pass;
-			return i;
-		}
-	}
-	return -1;
-}
-
-/*
- * A collision or a bad type: the named slot again if what holds it was
- * left behind, else a spare, else a kmap_local fallback.
- */
-static noinline void *map_misused(unsigned long pfn, enum km_type type,
-				  pgprot_t prot, unsigned long ip)
-{
-	unsigned int cpu = smp_processor_id();
-	unsigned long vaddr;
-	bool reused;
-	void *addr;
 	int i;
 
-	if ((unsigned int)type < KM_TYPE_NR && kmap_atomic_reclaim_orphan(type)) {
-		vaddr = map_idx(type, type, pfn, prot);
-		if (vaddr) {
-			trace_kmap_atomic_map(type, pfn, vaddr, ip);
-			report(KMAP_REPORT_LEAK, type, pfn, 0, ip,
-			       "%pS maps %s, which CPU%u still mapped for a map whose counts were given back without it (a wrong pointer unmapped out of order?): reclaimed and reused",
-			       (void *)ip, kmap_atomic_slot_name(type), cpu);
-			return (void *)vaddr;
-		}
-	}
-	i = kmap_atomic_claim_spare(pfn, prot, type, &reused);
-	/* The map's event first, then the report's, as in the debug flavor. */
-	if (i >= 0) {
-		addr = (void *)slot_addr(KM_TYPE_NR + i);
-		trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
-		if ((unsigned int)type >= KM_TYPE_NR)
-			report(KMAP_REPORT_INVALID_TYPE, type, pfn, 0, ip,
-			       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given spare %u on CPU%u%s",
-			       (void *)ip, type, KM_TYPE_NR, i, cpu,
-			       reused ? ", reclaimed from a map left behind" : "");
-		else
-			report(KMAP_REPORT_COLLISION, type, pfn, 0, ip,
-			       "%pS maps %s, which CPU%u has mapped already (nested use, or never unmapped): given spare %u%s",
-			       (void *)ip, kmap_atomic_slot_name(type), cpu, i,
-			       reused ? ", reclaimed from a map left behind" : "");
-		return addr;
-	}
-
-	/* kmap_local's stack is the interrupted task's: an NMI gets NULL. */
-	addr = in_nmi() ? NULL : kmap_atomic_fallback_map(pfn, prot, type);
-	if (!addr) {
-		report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
-		       "%pS maps %s on CPU%u with every spare in use and %s: not mapped, NULL returned",
-		       (void *)ip, kmap_atomic_slot_name(type), cpu,
-		       in_nmi() ? "in an NMI" : "kmap_local's stack half full");
-		kmap_atomic_refuse();
-		return NULL;
-	}
-	trace_kmap_atomic_map(type, pfn, (unsigned long)addr, ip);
-	report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
-	       "%pS maps %s on CPU%u, which has its %d spares in use: mapped with kmap_local",
-	       (void *)ip, kmap_atomic_slot_name(type), cpu, KM_SPARE_SLOTS - KM_NMI_SPARES);
-	return addr;
-}
-
-/* A map made: flush what an interrupted unmap left, and the event. */
-static __always_inline void *mapped(unsigned int type, unsigned long pfn, unsigned long vaddr,
-				    unsigned long ip, unsigned int level)
-{
-	/*
-	 * An interrupt (a misuse, or an NMI) may have come between the pte
-	 * clear and the flush of an unmap of this very slot: flush what that
-	 * left in the TLB.
-	 */
-	if (unlikely(level))
-		arch_kmap_local_post_unmap(vaddr);
-	if (trace_kmap_atomic_map_enabled())
-		map_event(type, pfn, vaddr, ip);
-	return (void *)vaddr;
-}
-
-static __always_inline void *map_prot(unsigned long pfn, enum km_type type, pgprot_t prot,
-				      unsigned long ip)
-{
-	unsigned int idx = type;
-	unsigned long vaddr;
-
-	if (likely(idx < KM_TYPE_NR)) {
-		vaddr = map_idx(idx, idx, pfn, prot);
-		if (likely(vaddr))
-			return mapped(type, pfn, vaddr, ip, kmap_atomic_level());
-	}
-	return map_misused(pfn, type, prot, ip);
-}
-
-#ifndef CONFIG_DEBUG_KMAP_ATOMIC
-/* The named slot was in use, or @type is no slot, or it is early in boot. */
-static noinline void *map_default_slow(unsigned long pfn, enum km_type type, unsigned long ip)
-{
-	return map_prot(pfn, type, kmap_prot, ip);
+	for (i = log->n - 1; i >= 0; i--)
+		if (log->slot[i] != KM_LOG_LOWMEM && slot_addr(log->slot[i]) == vaddr)
+			return i;
+	return -1;
 }
 
 /*
- * kmap_prot's map of @pfn: the named slot's pte from the template. Out of
- * line, and called last, so that a lowmem map saves no registers for it.
+ * For an address that is no map of @log: the newest lowmem entry of
+ * @type, else the newest entry of @type, else the newest lowmem entry,
+ * else the newest entry; -1 if the log is empty.
  */
-static noinline void *map_default(unsigned long pfn, enum km_type type, unsigned long ip)
+static int entry_by_type(const struct kmap_atomic_level_log *log, unsigned int type)
 {
-	unsigned int idx = type;
+	int i, best = -1, rank = 0;
 
-	if (static_branch_likely(&kmap_atomic_template_ok) && likely(idx < KM_TYPE_NR)) {
-		unsigned long vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
-		unsigned int level = kmap_atomic_level();
+	for (i = log->n - 1; i >= 0; i--) {
+		int r = 1 + (log->slot[i] == KM_LOG_LOWMEM) + 2 * (log->type[i] == type);
 
-		if (likely(claim_slot(idx, idx, this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr,
-				      template_pte(pfn), level)))
-			return mapped(type, pfn, vaddr, ip, level);
+		if (r > rank) {
+			rank = r;
+			best = i;
+		}
 	}
-	return map_default_slow(pfn, type, ip);
+	return best;
 }
 
-/* A lowmem map with its event on, or in an interrupt. */
-static noinline void *map_lowmem_traced_or_counted(struct page *page, enum km_type type,
-						   unsigned long ip)
+/* The maps this task's logs at @level and below still owe counts for. */
+static int counts_owed(unsigned int level)
 {
-	void *addr = lowmem_page_address(page);
+	struct kmap_atomic_level_log *log = this_cpu_ptr(kmap_atomic_log);
+	int l, owed = 0;
 
+	for (l = level; l >= 0; l--)
+		if (log[l].task == current)
+			owed += log[l].n;
+	return owed;
+}
+
+/* What a typed unmap of an address stands for. */
+enum unmap_kind {
+	UNMAP_ENTRY,		/* an entry of this level, by its address */
+	UNMAP_END,		/* an entry of this level, by its end pointer */
+	UNMAP_LOWMEM,		/* a lowmem address for a lowmem entry: 2.6's rule */
+	UNMAP_WRONG,		/* another address, for an entry of this level */
+	UNMAP_ONE_ARG,		/* the top of kmap_local's stack: a one-argument map */
+	UNMAP_SLOT,		/* another slot of this CPU's: touch nothing */
+	UNMAP_NOTHING,		/* nothing of this level: touch nothing */
+};
+
+/*
+ * Which map an unmap of @addr as @type releases (entry *@i of @log at
+ * @level), in this order: the newest entry whose page holds @addr, or
+ * @addr - 1 (an end pointer; the type decides between the two); none for
+ * another slot of this CPU (free or another level's: unmapped twice, a
+ * stale pointer); the top of this task's kmap_local stack, while page
+ * faults are off more often than the logs owe (a one-argument
+ * kmap_atomic()'s, released as kunmap_atomic(addr) would); else the
+ * newest lowmem entry of @type, the newest entry of @type, the newest
+ * lowmem entry, the newest entry.
+ */
+static enum unmap_kind kmap_atomic_pick(struct kmap_atomic_level_log *log, const void *addr,
+					unsigned int type, unsigned int level, int *i)
+{
+	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
+	struct kmap_atomic_where w;
+	int end;
+
+	*i = entry_at(log, vaddr);
+	end = offset_in_page(addr) ? -1 : entry_at(log, vaddr - PAGE_SIZE);
+	if (*i >= 0 && !(end >= 0 && log->type[*i] != type && log->type[end] == type))
+		return UNMAP_ENTRY;
+	*i = end;
+	if (end >= 0)
+		return UNMAP_END;
+	if (kmap_atomic_slot_of(vaddr, &w) && w.cpu == smp_processor_id())
+		return UNMAP_SLOT;
+	if (vaddr == kmap_atomic_local_top() && current->pagefault_disabled > counts_owed(level))
+		return UNMAP_ONE_ARG;
+	*i = entry_by_type(log, type);
+	if (*i < 0)
+		return UNMAP_NOTHING;
+	if (kmap_atomic_is_lowmem(vaddr) && log->slot[*i] == KM_LOG_LOWMEM)
+		return UNMAP_LOWMEM;
+	return UNMAP_WRONG;
+}
+
+/*
+ * The type the one-argument kunmap_atomic() of a slot's address passes;
+ * and what a type is compared as with the log's: a type that is no slot
+ * is logged as KM_TYPE_NR, and the one-argument unmap names none.
+ */
+#define KM_ONE_ARG	UINT_MAX
+
+static unsigned int type_key(unsigned int type)
+{
+	return type == KM_ONE_ARG ? KM_TYPE_NR + 1 : min_t(unsigned int, type, KM_TYPE_NR);
+}
+
+/* What a log's entry was, for the report after it is released. */
+struct km_entry {
+	unsigned int slot, type;
+	unsigned long ip;
+};
+
+static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int type,
+			 const struct km_entry *e, unsigned long ip)
+{
+	const char *name = type == KM_ONE_ARG ? "the one-argument kunmap_atomic()" :
+			   kmap_atomic_slot_name(type);
+	enum kmap_atomic_report bad = type != KM_ONE_ARG && type >= KM_TYPE_NR ?
+				      KMAP_REPORT_INVALID_TYPE : KMAP_REPORT_WRONG_ADDRESS;
+	struct kmap_atomic_where w;
+
+	switch (kind) {
+	case UNMAP_ENTRY:
+		if (e->type != type_key(type))
+			report(bad, type, 0, addr, ip,
+			       "%pS unmaps %p with %s, but %pS mapped it as %s (the wrong type or form?): released, its counts given back",
+			       (void *)ip, addr, name, (void *)e->ip,
+			       kmap_atomic_slot_name(e->type));
+		break;
+	case UNMAP_END:
+		report(bad, type, 0, addr, ip,
+		       "%pS unmaps %p with %s, the end of the page %pS mapped as %s (an end pointer?): released, its counts given back",
+		       (void *)ip, addr, name, (void *)e->ip, kmap_atomic_slot_name(e->type));
+		break;
+	case UNMAP_WRONG:
+		report(bad, type, 0, addr, ip,
+		       "%pS unmaps %p with %s, no address of a map of this context (the wrong pointer?): the map of %s by %pS released, its counts given back",
+		       (void *)ip, addr, name, kmap_atomic_slot_name(e->type), (void *)e->ip);
+		break;
+	case UNMAP_ONE_ARG:
+		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
+		       "%pS unmaps %p with %s, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
+		       (void *)ip, addr, name);
+		break;
+	case UNMAP_SLOT:
+		kmap_atomic_slot_of((unsigned long)addr & PAGE_MASK, &w);
+		report(!w.guard && kmap_atomic_slot_held(w.idx) ?
+		       KMAP_REPORT_OTHER_CONTEXT : KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
+		       "%pS unmaps %p with %s, CPU%u's %s, which %s: nothing changed",
+		       (void *)ip, addr, name, w.cpu, kmap_atomic_slot_label(w.idx),
+		       w.guard ? "is a guard page" : kmap_atomic_slot_held(w.idx) ?
+		       "another context holds (a stale pointer?)" :
+		       "maps nothing (unmapped twice?)");
+		break;
+	case UNMAP_NOTHING:
+		report(type == KM_ONE_ARG || type < KM_TYPE_NR ? KMAP_REPORT_NOT_HELD :
+		       KMAP_REPORT_INVALID_TYPE, type, 0, addr, ip,
+		       "%pS unmaps %p with %s with nothing mapped in this context: nothing changed",
+		       (void *)ip, addr, name);
+		break;
+	case UNMAP_LOWMEM:
+		break;
+	}
+}
+
+/*
+ * Any unmap but the correct one of a highmem page (see kmap_atomic_pick()),
+ * with preemption disabled once more by the caller (a misused unmap may
+ * come preemptible), which is enabled here.
+ */
+static noinline void unmap_slow(const void *addr, unsigned int type, unsigned long ip)
+{
+	struct give_back give = {};
+	struct kmap_atomic_level_log *log;
+	struct km_entry e = {};
+	enum unmap_kind kind;
+	unsigned long flags;
+	unsigned int level;
+	int i;
+
+	local_irq_save(flags);
+	level = kmap_atomic_log_level();
+	log = this_cpu_ptr(&kmap_atomic_log[level]);
+	drop_stale(log);
+	kind = kmap_atomic_pick(log, addr, type_key(type), level, &i);
+	if (i >= 0) {
+		e = (struct km_entry) { log->slot[i], log->type[i], log->ip[i] };
+		if (trace_kmap_atomic_unmap_enabled())
+			unmap_event(e.slot, e.type, e.slot == KM_LOG_LOWMEM ?
+				    (unsigned long)addr & PAGE_MASK : slot_addr(e.slot), ip);
+		release_entry(log, i, ip);
+		give = counts_above_base(log, 1);
+	}
+	if (kind == UNMAP_ONE_ARG) {
+		kunmap_local_indexed(addr);
+		give = (struct give_back) { true, true };
+	}
+	local_irq_restore(flags);
+	report_unmap(kind, addr, type, &e, ip);
+	if (give.pf)
+		pagefault_enable();
+	if (give.pc)
+		preempt_enable_no_resched();
+	preempt_enable();
+}
+
+/*
+ * A full log: lowmem entries whose counts a one-argument kunmap_atomic()
+ * gave back (page faults are off no more often above the baseline than
+ * the log has maps that still owe) are dropped, oldest first, silently:
+ * upstream's unmap of a lowmem address gives back what 2.6's lowmem rule
+ * gave back.
+ */
+static void drop_unowed(struct kmap_atomic_level_log *log)
+{
+	int excess = (int)log->n - (current->pagefault_disabled - 1 - log->pf_base);
+	unsigned int i;
+
+	for (i = 0; excess > 0 && i < log->n;) {
+		if (log->slot[i] != KM_LOG_LOWMEM) {
+			i++;
+			continue;
+		}
+		release_entry(log, i, 0);
+		excess--;
+	}
+}
+
+/* Claim slot @slot for @pfn: its pte, from none. */
+static bool claim(unsigned int slot, unsigned long pfn, pgprot_t prot)
+{
+	pte_t pte = mk_slot_pte(pfn, prot);
+
+	if (!claim_none_pte(slot_pte(slot), pte))
+		return false;
+	arch_kmap_local_post_map(slot_addr(slot), pte);
+	return true;
+}
+
+/* A free spare (the last KM_NMI_SPARES for NMIs), claimed; or -1. */
+static int claim_spare(unsigned long pfn, pgprot_t prot)
+{
+	unsigned int slot, last = KM_SLOTS_USED - (in_nmi() ? 0 : KM_NMI_SPARES);
+
+	for (slot = KM_TYPE_NR; slot < last; slot++)
+		if (claim(slot, pfn, prot))
+			return slot;
+	return -1;
+}
+
+/*
+ * Every map the fast path does not make: early in boot, a lowmem page, a
+ * collision, a type that is no slot, a log that is full or holds another
+ * task's maps, a pte that is no template's. Preemption and page faults are
+ * off. Return: as kmap_atomic_prot_typed().
+ */
+static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned int type,
+			       pgprot_t prot, unsigned long ip)
+{
+	enum kmap_atomic_report kind = KMAP_REPORT_NR;
+	unsigned int held_type = KM_TYPE_NR;
+	struct kmap_atomic_level_log *log;
+	unsigned long flags, held_ip = 0;
+	const char *why = NULL;
+	void *addr = NULL;
+	int slot = -1;
+
+	local_irq_save(flags);
+	log = this_log();
+	/* The caller began an empty log; one another task left is begun now. */
+	if (drop_stale(log))
+		log_begin(log);
+	if (log->n >= KM_LOG_NR)
+		drop_unowed(log);
+	if (log->n >= KM_LOG_NR) {
+		why = "its context's map log full";
+	} else if (page && !PageHighMem(page)) {
+		log_append(log, KM_LOG_LOWMEM, min_t(unsigned int, type, KM_TYPE_NR), ip);
+		addr = lowmem_page_address(page);
+	} else {
+		if (type < KM_TYPE_NR && claim(type, pfn, prot)) {
+			slot = type;
+		} else {
+			kind = type < KM_TYPE_NR ? KMAP_REPORT_COLLISION : KMAP_REPORT_INVALID_TYPE;
+			if (type < KM_TYPE_NR) {
+				held_ip = kmap_atomic_slot_holder(smp_processor_id(), type,
+								  &held_type);
+				kmap_atomic_debug_collided(type);
+			}
+			slot = claim_spare(pfn, prot);
+			if (slot < 0)
+				why = type < KM_TYPE_NR ? "its slot and every spare in use" :
+				      "a type that is no slot and every spare in use";
+		}
+		if (slot >= 0) {
+			log_append(log, slot, min_t(unsigned int, type, KM_TYPE_NR), ip);
+			addr = (void *)slot_addr(slot);
+			/* An interrupted unmap of this slot may not have flushed yet. */
+			if (kmap_atomic_log_level())
+				arch_kmap_local_post_unmap((unsigned long)addr);
+		}
+	}
+	local_irq_restore(flags);
+
+	if (addr && kind == KMAP_REPORT_COLLISION)
+		report(kind, type, pfn, 0, ip,
+		       "%pS maps %s on CPU%u, which %pS holds as %s: given a spare slot",
+		       (void *)ip, kmap_atomic_slot_name(type), smp_processor_id(),
+		       (void *)held_ip, kmap_atomic_slot_name(held_type));
+	else if (addr && kind == KMAP_REPORT_INVALID_TYPE)
+		report(kind, type, pfn, 0, ip,
+		       "%pS maps slot %u, which does not exist (KM_TYPE_NR is %d): given a spare slot",
+		       (void *)ip, type, KM_TYPE_NR);
+	if (!addr) {
+		report(KMAP_REPORT_NO_SPARE, type, pfn, 0, ip,
+		       "%pS maps %s with %s on CPU%u: not mapped, NULL returned",
+		       (void *)ip, kmap_atomic_slot_name(type), why, smp_processor_id());
+		pagefault_enable();
+		preempt_enable();
+		return NULL;
+	}
 	if (trace_kmap_atomic_map_enabled())
-		map_event(type, page_to_pfn(page), (unsigned long)addr, ip);
-	/* An interrupt gives back only what it raised: counted. */
-	if (unlikely(kmap_atomic_level()))
-		__kmap_atomic_lowmem_in_irq();
+		map_event(type, pfn, (unsigned long)addr, ip);
 	return addr;
+}
+
+/*
+ * kmap_prot's map of @page (or of @pfn, @page NULL) in the named slot, at
+ * the top of the log: one pte from the template, claimed from none. The
+ * counts are raised.
+ */
+static __always_inline void *map_default(struct page *page, unsigned long pfn,
+					 unsigned int type, unsigned long ip)
+{
+	struct kmap_atomic_level_log *log = this_log();
+	unsigned int n = log->n, idx = type;
+	unsigned long vaddr;
+
+	kmap_atomic_debug_map(type, pfn, page, ip);
+	if (!n)
+		log_begin(log);
+	if (likely(static_branch_likely(&kmap_atomic_template_ok) && idx < KM_TYPE_NR &&
+		   n < KM_LOG_NR && log->task == current)) {
+		if (page && !PageHighMem(page)) {
+			log_append(log, KM_LOG_LOWMEM, idx, ip);
+			vaddr = (unsigned long)lowmem_page_address(page);
+			goto mapped;
+		}
+		if (page)
+			pfn = page_to_pfn(page);
+		if (likely(claim_none_pte(this_cpu_read(kmap_atomic_cpu.ptes[idx]),
+					  template_pte(pfn)))) {
+			log_append(log, idx, idx, ip);
+			vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
+			/* An interrupted unmap of this slot may not have flushed yet. */
+			if (unlikely(kmap_atomic_log_level()))
+				arch_kmap_local_post_unmap(vaddr);
+			goto mapped;
+		}
+	}
+	return map_slow(page, page ? page_to_pfn(page) : pfn, type, kmap_prot, ip);
+mapped:
+	if (trace_kmap_atomic_map_enabled())
+		map_event(type, page ? page_to_pfn(page) : pfn, vaddr, ip);
+	return (void *)vaddr;
 }
 
 /**
@@ -1081,22 +813,16 @@ static noinline void *map_lowmem_traced_or_counted(struct page *page, enum km_ty
  * @page: the page
  * @type: the slot
  *
- * Disables preemption and page faults and takes a place on the task's
- * stack of typed maps (kmap_atomic_counts_raise()); a lowmem page gives
- * its address, a highmem page is mapped with kmap_prot, whose pte is the
- * boot-time template with the frame ORed in. Use kmap_atomic(page, type),
- * not this.
+ * Disables preemption and page faults, logs the map; a lowmem page gives
+ * its address, a highmem page is mapped with kmap_prot. Use
+ * kmap_atomic(page, type), not this.
  *
  * Return: as kmap_atomic_prot_typed().
  */
 void *__kmap_atomic_page(struct page *page, enum km_type type)
 {
 	kmap_atomic_counts_raise();
-	if (PageHighMem(page))
-		return map_default(page_to_pfn(page), type, _RET_IP_);
-	if (unlikely(trace_kmap_atomic_map_enabled() || kmap_atomic_level()))
-		return map_lowmem_traced_or_counted(page, type, _RET_IP_);
-	return lowmem_page_address(page);
+	return map_default(page, 0, type, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_page);
 
@@ -1113,384 +839,195 @@ EXPORT_SYMBOL(__kmap_atomic_page);
 void *__kmap_atomic_pfn(unsigned long pfn, enum km_type type)
 {
 	kmap_atomic_counts_raise();
-	return map_default(pfn, type, _RET_IP_);
+	return map_default(NULL, pfn, type, _RET_IP_);
 }
 EXPORT_SYMBOL(__kmap_atomic_pfn);
-#endif /* !CONFIG_DEBUG_KMAP_ATOMIC: the debug flavor maps in debug.c */
 
 /**
- * __kmap_atomic_slot - map a page frame in this CPU's slot @type
- * @pfn: the page frame
+ * __kmap_atomic_prot - kmap_atomic_prot(page, type, prot), out of line
+ * @page: the page
  * @type: the slot
  * @prot: the protection of the mapping
  *
- * The out-of-line half of kmap_atomic_prot(page, type, prot) for highmem
- * pages. The caller has disabled preemption and page faults; use those,
- * not this.
+ * As __kmap_atomic_page(), with @prot. Use kmap_atomic_prot(page, type,
+ * prot), not this.
  *
- * Return: the slot's virtual address, now mapping @pfn; a spare slot's if
- * @type is in use on this CPU or is no slot; with every spare in use, a
- * kmap_local address; NULL, with the counts given back, for an NMI with
- * every spare in use or with kmap_local's stack half full.
+ * Return: as kmap_atomic_prot_typed().
  */
-void *__kmap_atomic_slot(unsigned long pfn, enum km_type type, pgprot_t prot)
+void *__kmap_atomic_prot(struct page *page, enum km_type type, pgprot_t prot)
 {
-	return map_prot(pfn, type, prot, _RET_IP_);
+	kmap_atomic_counts_raise();
+	if (pgprot_val(prot) == pgprot_val(kmap_prot))
+		return map_default(page, 0, type, _RET_IP_);
+	if (!this_log()->n)
+		log_begin(this_log());
+	kmap_atomic_debug_map(type, page_to_pfn(page), page, _RET_IP_);
+	return map_slow(page, page_to_pfn(page), type, prot, _RET_IP_);
 }
-EXPORT_SYMBOL(__kmap_atomic_slot);
-
-#ifdef CONFIG_TRACEPOINTS
-/**
- * __kmap_atomic_trace_lowmem - trace the map of a lowmem page
- * @page: the lowmem page, which kmap_atomic(page, type) maps with no slot
- * @type: the slot named
- *
- * The kmap_atomic_map event of kmap_atomic_prot()'s inline lowmem map,
- * which calls this only while the event is enabled; out of line, so that
- * the caller traced is the call site.
- */
-void __kmap_atomic_trace_lowmem(struct page *page, enum km_type type)
-{
-	trace_kmap_atomic_map(type, page_to_pfn(page),
-			      (unsigned long)lowmem_page_address(page), _RET_IP_);
-}
-EXPORT_SYMBOL(__kmap_atomic_trace_lowmem);
-#endif
-
-/* What @vaddr is, for the report of an unmap that stands for no map. */
-static void report_unmap(const void *addr, unsigned long vaddr, unsigned int type, bool other,
-			 unsigned long ip)
-{
-	unsigned int cpu = smp_processor_id();
-	const char *name = kmap_atomic_slot_name(type);
-	struct kmap_atomic_where w;
-
-	if (other) {
-		report(KMAP_REPORT_OTHER_CONTEXT, type, 0, addr, ip,
-		       "%pS unmaps %p from %s, but another context on CPU%u mapped it (an interrupt's map, or the one it interrupted): nothing changed",
-		       (void *)ip, addr, name, cpu);
-		return;
-	}
-	if (type >= KM_TYPE_NR) {
-		report(KMAP_REPORT_INVALID_TYPE, type, 0, addr, ip,
-		       "%pS unmaps %p from slot %u, which does not exist, and maps nothing of this context: nothing changed",
-		       (void *)ip, addr, type);
-		return;
-	}
-	if (kmap_atomic_slot_of(vaddr, &w) && w.cpu == cpu && !w.guard) {
-		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
-		       "%pS unmaps %p from %s, but CPU%u's %s maps nothing (unmapped twice, or a stale pointer?): nothing changed",
-		       (void *)ip, addr, name, cpu,
-		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare");
-		return;
-	}
-	if (kmap_atomic_slot_of(vaddr, &w)) {
-		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-		       "%pS unmaps %p from %s on CPU%u, but that is CPU%u's %s: nothing changed",
-		       (void *)ip, addr, name, cpu, w.cpu,
-		       w.guard ? "guard page or padding" :
-		       w.idx < KM_TYPE_NR ? kmap_atomic_slot_name(w.idx) : "spare");
-		return;
-	}
-	if (kmap_atomic_is_local(vaddr)) {
-		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-		       "%pS unmaps %p from %s, but that is a kmap_local_page() or kmap_atomic(page) address (use kunmap_local() or kunmap_atomic(addr)): nothing changed",
-		       (void *)ip, addr, name);
-		return;
-	}
-	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
-	       "%pS unmaps %p from %s, but no typed slot maps it (a stale or made-up pointer?): nothing changed",
-	       (void *)ip, addr, name);
-}
-
-static noinline bool unmap_unbalanced(const void *addr, unsigned int type,
-				      unsigned long ip)
-{
-	report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip, KMAP_COUNTS_GIVEN_BACK, (void *)ip,
-	       kmap_atomic_slot_name(type));
-	return false;
-}
-
-/*
- * Every unmap but a named slot's own at the top of its context and a
- * lowmem one that stands for no map (and every unmap before
- * kmap_atomic_fast_init() has run): see kmap_atomic_find_held().
- */
-static noinline bool unmap_slow(const void *addr, unsigned int type, unsigned long ip)
-{
-	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	bool lowmem = kmap_atomic_is_lowmem(vaddr);
-	unsigned int held_type = 0;
-	unsigned long flags, pfn = 0;
-	bool other, left = false;
-	int i;
-
-	local_irq_save(flags);
-	i = kmap_atomic_find_held(vaddr, type, &other);
-	if (i >= 0) {
-		held_type = kmap_atomic_held_type(i);
-		left = kmap_atomic_held_left(i);
-		pfn = release(i, true);
-	}
-	local_irq_restore(flags);
-	if (i < 0 && lowmem) {
-		/* 2.6's rule; but never below zero, nor another context's counts. */
-		if (lowmem_rule()) {
-			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event_lowmem(type, vaddr, ip);
-			return true;
-		}
-		report(KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
-		       "%pS unmaps %p from %s with nothing mapped in this context: nothing changed",
-		       (void *)ip, addr, kmap_atomic_slot_name(type));
-		return false;
-	}
-	if (i < 0) {
-		report_unmap(addr, vaddr, type, other, ip);
-		return false;
-	}
-	trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
-	if (lowmem)
-		report(KMAP_REPORT_WRONG_ADDRESS, type, pfn, addr, ip,
-		       KMAP_WRONG_POINTER, (void *)ip, addr, kmap_atomic_slot_name(type),
-		       i < KM_TYPE_NR ? kmap_atomic_slot_name(i) :
-		       i < KM_SLOTS_USED ? "a spare" : "a kmap_local fallback");
-	else if (held_type != min_t(unsigned int, type, KM_TYPE_NR))
-		report(KMAP_REPORT_WRONG_ADDRESS, type, pfn, addr, ip,
-		       KMAP_WRONG_TYPE, (void *)ip, addr, kmap_atomic_slot_name(type),
-		       kmap_atomic_slot_name(held_type));
-	/* Released; but were its counts given back already? */
-	if (unlikely(left || !typed_depth()))
-		return unmap_unbalanced(addr, type, ip);
-	return true;
-}
-
-/* Release named slot @idx at @vaddr, this context's last map. */
-static __always_inline void unmap_top(unsigned int idx, unsigned long vaddr, unsigned long ip)
-{
-	pte_t *ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
-
-	if (trace_kmap_atomic_unmap_enabled())
-		unmap_event_pte(idx, ptep, vaddr, ip);
-	/* Free first: an interrupt in between finds the slot in use. */
-	drop(idx);
-	barrier();
-	clear_idx(ptep, vaddr);
-}
+EXPORT_SYMBOL(__kmap_atomic_prot);
 
 /**
- * __kunmap_atomic_addr - unmap what kmap_atomic(page, type) mapped
- * @addr: an address inside the mapped page
+ * __kunmap_atomic_addr - kunmap_atomic(addr, type), out of line
+ * @addr: the address passed
  * @type: the slot named
  *
- * The out-of-line kunmap_atomic(addr, type). An unmap that stands for a
- * map of this context is released, and the counts the map raised are
- * given back: the address of a map it made (named slot, spare or
- * kmap_local fallback), under any type, or a lowmem address passed for
- * its last map of @type (a wrong pointer); a wrong type or pointer is
- * reported. Any other lowmem address used no slot (2.6's rule) and gives
- * back its counts. An unmap that stands for no map of this context
- * (unmapped twice, another context's or CPU's map, a made-up pointer), or
- * for one whose counts were given back already, is reported and changes
- * nothing else.
+ * The map at the top of this level's log, of @type and at @addr's page, is
+ * released: its pte cleared and its address flushed (a slot), and page
+ * faults and preemption enabled again. Anything else is
+ * kmap_atomic_pick()'s to decide, and reported. Use kunmap_atomic(addr,
+ * type), not this.
  */
 void __kunmap_atomic_addr(const void *addr, enum km_type type)
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	struct kmap_atomic_held *h;
-	unsigned int idx = type;
+	struct kmap_atomic_level_log *log;
+	unsigned int n, idx = type, slot;
 
-	/*
-	 * Preemption is off if a map is held; a misused unmap may come with
-	 * it on, and must not move to another CPU between check and clear.
-	 */
+	/* A misused unmap may come preemptible: stay on this CPU. */
 	preempt_disable();
-	/*
-	 * 2.6's rule, for a lowmem map, in a task holding no record here: no
-	 * map stands for it, and none needs renumbering. Tested first, the
-	 * cheaper test: a slot's address is never lowmem.
-	 */
-	if (kmap_atomic_is_lowmem(vaddr)) {
-		if (likely(idx < KM_TYPE_NR && !kmap_atomic_level() && typed_depth() > 0 &&
-			   !this_cpu_read(kmap_atomic_held_nr) &&
-			   !this_cpu_read(kmap_atomic_outstanding))) {
+	log = this_log();
+	n = log->n;
+	if (likely(n && idx < KM_TYPE_NR && log->type[n - 1] == idx && log->task == current)) {
+		slot = log->slot[n - 1];
+		if (likely(slot == idx && this_cpu_read(kmap_atomic_cpu.addrs[idx]) == vaddr)) {
 			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event_lowmem(type, vaddr, _RET_IP_);
-			goto give_back;
+				unmap_event(slot, idx, vaddr, _RET_IP_);
+			clear_slot(this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr);
+			kmap_atomic_debug_unmapped(idx, _RET_IP_);
+		} else if (slot != KM_LOG_LOWMEM || !kmap_atomic_is_lowmem(vaddr)) {
+			goto slow;
+		} else if (trace_kmap_atomic_unmap_enabled()) {
+			unmap_event(slot, idx, vaddr, _RET_IP_);
 		}
-	} else if (static_branch_likely(&kmap_atomic_slots_ready) && likely(idx < KM_TYPE_NR)) {
-		h = this_cpu_ptr(&kmap_atomic_cpu.held[idx]);
-		if (likely(vaddr == this_cpu_read(kmap_atomic_cpu.addrs[idx]) && at_top(h))) {
-			unmap_top(idx, vaddr, _RET_IP_);
-			goto give_back;
-		}
-	}
-	if (unlikely(!unmap_slow(addr, type, _RET_IP_))) {
+		WRITE_ONCE(log->n, n - 1);
+		pagefault_enable();
+		preempt_enable_no_resched();
 		preempt_enable();
 		return;
 	}
-give_back:
-	preempt_enable_no_resched();
-	kmap_atomic_counts_give_back();
+slow:
+	unmap_slow(addr, type, _RET_IP_);
 }
 EXPORT_SYMBOL(__kunmap_atomic_addr);
 
 /**
- * __kunmap_atomic_one - the one-argument kunmap_atomic() of a typed map?
+ * __kunmap_atomic_one - the one-argument kunmap_atomic() of a slot's address
  * @addr: the address given to kunmap_atomic(addr)
  *
- * Called by kunmap_atomic(addr) where the inline test says a typed map
- * may be meant (kmap_atomic_one_is_typed()). A slot's address, a
- * kmap_local fallback's of this context and a lowmem address take the
- * typed unmap under no type; any other kmap_local address is a
- * one-argument map's, which the one-argument unmap releases.
+ * Called by kunmap_atomic(addr) for an address in the slots' range: the
+ * typed unmap under no type, reported as the wrong form.
  */
 void __kunmap_atomic_one(const void *addr)
 {
-	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
-	unsigned long flags;
-	bool other, typed;
-
-	if (kmap_atomic_is_local(vaddr)) {
-		local_irq_save(flags);
-		typed = kmap_atomic_find_held(vaddr, KM_TYPE_NR, &other) >= 0;
-		local_irq_restore(flags);
-		if (!typed) {
-			__kunmap_atomic(addr);
-			return;
-		}
-	}
-	__kunmap_atomic_typed(addr, KM_TYPE_NR);
+	preempt_disable();
+	unmap_slow(addr, KM_ONE_ARG, _RET_IP_);
 }
 EXPORT_SYMBOL(__kunmap_atomic_one);
 
-#ifndef CONFIG_DEBUG_KMAP_ATOMIC
+static const char * const context_ends[] = {
+	[KMAP_END_SYSCALL] = "its system call returns",
+	[KMAP_END_TO_USER] = "its exception or interrupt returns to user space",
+	[KMAP_END_WORK] = "its work item returns",
+	[KMAP_END_KTHREAD] = "its kernel thread's function returns",
+	[KMAP_END_HARDIRQ] = "its hard interrupt returns",
+	[KMAP_END_SOFTIRQ] = "its softirq handler returns",
+	[KMAP_END_NMI] = "its NMI returns",
+	[KMAP_END_TASK_DIES] = "its task dies of an oops",
+};
+
 /**
- * __kmap_atomic_reclaim - release what an ending context still holds
- * @dying: the task dies of an oops, which told the story: no WARN (with
- *	panic_on_warn it would turn a survivable oops into a panic)
+ * __kmap_atomic_log_end - release what a context leaves in its map log
+ * @end: where it ends
  *
- * Called through kmap_atomic_check_leaks() where a system call, a hard
- * interrupt, a softirq handler or an NMI ends, or a task dies of an oops,
- * while this CPU holds a spare, a kmap_local fallback, an interrupt's map
- * or a map left behind, or a task's context ends with typed maps on its
- * stack. Each map of the ending context is released, last map first, and
- * the counts it raised are given back unless a lowmem unmap gave them
- * back already; the lowmem maps of an interrupt, or of a task whose
- * context ends, give back theirs; reported once per call site. Spares,
- * fallbacks and maps left behind that nothing uses any more are released
- * too. A task's other named slots left behind are reclaimed by their next
- * map (orphaned()).
+ * Called through kmap_atomic_check_leaks() where a context ends while its
+ * level's log holds a map: each is released, newest first, its counts
+ * given back down to the level's baseline and never below it, and
+ * reported with its map's call site (a task an oops kills only lists
+ * them: with panic_on_warn a WARN would turn a survivable oops into a
+ * panic).
  */
-void __kmap_atomic_reclaim(bool dying)
+void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 {
-	unsigned int level = kmap_atomic_level(), c = irq_class(level);
-	struct kmap_atomic_cpu *kc;
-	unsigned int i, n = 0, cpu;
+	struct kmap_atomic_level_log *log;
+	struct give_back give;
 	unsigned long flags;
-	int last;
+	struct km_entry e;
 
 	local_irq_save(flags);
-	kc = this_cpu_ptr(&kmap_atomic_cpu);
-	cpu = smp_processor_id();
-	/* An oops in here kills the task again: reclaim what is left once. */
-	if (dying && this_cpu_read(kmap_atomic_reclaiming_dead)) {
-		local_irq_restore(flags);
-		return;
-	}
-	this_cpu_write(kmap_atomic_reclaiming_dead, dying);
-	/*
-	 * Spares, this task's fallbacks, and maps left behind, that other
-	 * contexts or tasks left (their counts were given back): else they
-	 * keep the gate open. This context's own are released below;
-	 * orphaned() is for a map, whose count is already on the stack, not
-	 * for here.
-	 */
-	for (i = 0; i < KM_HELD_NR; i++) {
-		struct kmap_atomic_held *h = &kc->held[i];
-
-		if (mine(h))
+	log = this_log();
+	drop_stale(log);
+	while (log->n) {
+		e = (struct km_entry) { log->slot[log->n - 1], log->type[log->n - 1],
+					log->ip[log->n - 1] };
+		release_entry(log, log->n - 1, 0);
+		give = counts_above_base(log, 0);
+		if (give.pf)
+			pagefault_enable();
+		/* Interrupts are off: the caller's path checks for a resched. */
+		if (give.pc)
+			preempt_enable_no_resched();
+		/* A lowmem map the one-argument unmap gave back: 2.6's rule. */
+		if (!give.pf && !give.pc && e.slot == KM_LOG_LOWMEM)
 			continue;
-		if (i < KM_TYPE_NR ? h->depth == KM_LEFT :
-		    i < KM_SLOTS_USED || h->task == current)
-			release_orphan(i);
-	}
-	for (;;) {
-		last = -1;
-		for (i = 0; i < KM_HELD_NR; i++)
-			if (mine(&kc->held[i]) &&
-			    (last < 0 || kc->held[i].depth > kc->held[last].depth))
-				last = i;
-		if (last < 0)
-			break;
-		if (last >= KM_SLOTS_USED && !fallback_live(&kc->held[last])) {
-			drop_stale(last);
+		if (end == KMAP_END_TASK_DIES) {
+			kmap_atomic_report_count();
+			atomic_long_inc(&report_kinds[KMAP_REPORT_LEAK]);
+			pr_emerg("kmap_atomic: %pS maps %s on CPU%u, still held as %s: released\n",
+				 (void *)e.ip, kmap_atomic_slot_name(e.type), smp_processor_id(),
+				 context_ends[end]);
 			continue;
 		}
-		n++;
-		if (kc->held[last].depth == KM_LEFT ||
-		    kc->held[last].depth > typed_depth()) {
-			release(last, false);
-			continue;
-		}
-		release(last, true);
-		kmap_atomic_reclaim_counts();
+		report(KMAP_REPORT_LEAK, e.type, 0, 0, e.ip,
+		       "%pS maps %s (%s) on CPU%u, still held as %s: released, its counts given back",
+		       (void *)e.ip, kmap_atomic_slot_name(e.type), kmap_atomic_slot_label(e.slot),
+		       smp_processor_id(), context_ends[end]);
 	}
-	/* An interrupt's lowmem maps, which have no record: their counts. */
-	while (level && this_cpu_read(kmap_atomic_irq_lowmem[c])) {
-		int places = this_cpu_read(kmap_atomic_irq_lowmem[c]);
-
-		this_cpu_dec(kmap_atomic_irq_lowmem[c]);
-		this_cpu_dec(kmap_atomic_outstanding);
-		n++;
-		if (typed_depth() > 0) {
-			kmap_atomic_lowmem_popped(places);
-			kmap_atomic_reclaim_counts();
-		}
-	}
-	/* A task's lowmem maps have no record: what is left on its stack. */
-	while (!level && typed_depth() > 0) {
-		n++;
-		kmap_atomic_reclaim_counts();
-	}
-	this_cpu_write(kmap_atomic_reclaiming_dead, false);
 	local_irq_restore(flags);
-	if (n && dying)
-		pr_emerg("kmap_atomic: %u map(s) on CPU%u still held as their task dies of an oops: released, counts given back\n",
-			 n, cpu);
-	else if (n)
-		report(KMAP_REPORT_LEAK, KM_TYPE_NR, 0, 0, _RET_IP_,
-		       "%u map(s) on CPU%u (spares, kmap_local fallbacks, maps left behind, an interrupt's or a task's lowmem maps) still held as their context ends (at %pS): released, counts given back unless a lowmem unmap gave them back already",
-		       n, cpu, (void *)_RET_IP_);
 }
-EXPORT_SYMBOL(__kmap_atomic_reclaim);
-/* Called where an NMI returns: no probes there. */
-NOKPROBE_SYMBOL(__kmap_atomic_reclaim);
-#endif
+EXPORT_SYMBOL(__kmap_atomic_log_end);
+/* Called where exceptions and NMIs return: no probes there. */
+NOKPROBE_SYMBOL(__kmap_atomic_log_end);
 
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/*
- * For the debug flavor's leak checks: release the fallbacks that the
- * context now ending still holds, as their unmaps would have, so that
- * kmap_local's stack (an interrupt's entries are on the interrupted
- * task's) is as it was; drop its stale records.
- * Return: how many were released.
+/**
+ * kmap_atomic_slot_holder - who holds a slot of a CPU, by its logs
+ * @cpu: the CPU
+ * @slot: the slot: an enum km_type, or a spare after KM_TYPE_NR
+ * @type: where to write the type it was mapped as
+ *
+ * A snapshot: another CPU's log may change as it is read.
+ *
+ * Return: the call site of the map that holds @slot, or 0 if no log of
+ * @cpu has it.
  */
-unsigned int kmap_atomic_fallback_reclaim(void)
+unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type)
 {
-	struct kmap_atomic_cpu *kc = this_cpu_ptr(&kmap_atomic_cpu);
-	unsigned int i, n = 0;
+	struct kmap_atomic_level_log *log = per_cpu_ptr(kmap_atomic_log, cpu);
+	unsigned int l, i, n;
 
-	for (i = KM_HELD_NR; i-- > KM_SLOTS_USED;) {
-		if (!mine(&kc->held[i]))
-			continue;
-		if (fallback_live(&kc->held[i])) {
-			release(i, true);
-			n++;
-		} else {
-			drop_stale(i);
+	for (l = 0; l < KM_LEVELS; l++) {
+		n = min_t(unsigned int, READ_ONCE(log[l].n), KM_LOG_NR);
+		for (i = 0; i < n; i++) {
+			if (READ_ONCE(log[l].slot[i]) == slot) {
+				*type = READ_ONCE(log[l].type[i]);
+				return READ_ONCE(log[l].ip[i]);
+			}
 		}
 	}
-	return n;
+	return 0;
 }
-#endif
+
+/* Is slot @slot of this CPU mapped (its pte not none)? */
+bool kmap_atomic_slot_held(unsigned int slot)
+{
+	return slot < KM_SLOTS_USED && !pte_none(ptep_get(slot_pte(slot)));
+}
+
+/* What slot @slot of a log or an address is, for reports. */
+const char *kmap_atomic_slot_label(unsigned int slot)
+{
+	if (slot < KM_TYPE_NR)
+		return kmap_atomic_slot_name(slot);
+	if (slot < KM_SLOTS_USED)
+		return "a spare slot";
+	return slot == KM_LOG_LOWMEM ? "a lowmem page" : "padding";
+}

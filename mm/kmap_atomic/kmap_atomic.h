@@ -10,6 +10,7 @@
 
 /* First: the architecture's hooks (<asm/highmem.h>) before the defaults. */
 #include <linux/highmem.h>
+#include <linux/kmap_atomic_debug.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
 
@@ -149,55 +150,30 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 	return true;
 }
 
-/* The records of what a CPU holds: named slots, spares, kmap_local fallbacks. */
-#define KM_SLOTS_USED	(KM_TYPE_NR + KM_SPARE_SLOTS)
-#define KM_HELD_NR	(KM_SLOTS_USED + KM_MAX_IDX)
+__printf(6, 7)
+void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigned long pfn,
+			unsigned long addr, unsigned long ip, const char *fmt, ...);
 
-/*
- * This CPU's spares, fallbacks, named slots mapped in an interrupt and
- * maps left behind, held: what a context's end reclaims
- * (<linux/kmap_atomic_debug.h>).
- */
-DECLARE_PER_CPU(unsigned int, kmap_atomic_outstanding);
-/* Release what a context still holds as it ends. */
-void __kmap_atomic_reclaim(bool dying);
-
-int kmap_atomic_claim_spare(unsigned long pfn, pgprot_t prot, unsigned int type, bool *reused);
-void *kmap_atomic_fallback_map(unsigned long pfn, pgprot_t prot, unsigned int type);
-int kmap_atomic_find_held(unsigned long vaddr, unsigned int type, bool *other);
-unsigned int kmap_atomic_held_type(unsigned int i);
-bool kmap_atomic_held_left(unsigned int i);
-unsigned long kmap_atomic_release(unsigned int i);
-bool kmap_atomic_reclaim_orphan(unsigned int idx);
-void kmap_atomic_lowmem_popped(int places);
-
-/* A map that returns NULL gives back the counts the map raised. */
-void kmap_atomic_refuse(void);
-/* The reclaim gives back what a map raised, never below zero. */
-void kmap_atomic_reclaim_counts(void);
+/* For mm/kmap_atomic/debug.c: who holds a slot, by the logs. */
+unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type);
+bool kmap_atomic_slot_held(unsigned int slot);
+const char *kmap_atomic_slot_label(unsigned int slot);
 
 /* For the KUnit suite: is kmap_prot's pte template checked and in use? */
 bool kmap_atomic_template_in_use(void);
 
 #ifdef CONFIG_DEBUG_KMAP_ATOMIC
-/* For mm/kmap_atomic/debug.c, which keeps its own record of the call sites. */
-unsigned long kmap_atomic_map_idx(unsigned int idx, unsigned long pfn, pgprot_t prot);
-unsigned int kmap_atomic_fallback_reclaim(void);
+/* mm/kmap_atomic/debug.c: the context rules, counts and unmap history. */
+void kmap_atomic_debug_map(unsigned int type, unsigned long pfn, struct page *page,
+			   unsigned long ip);
+void kmap_atomic_debug_collided(unsigned int type);
+void kmap_atomic_debug_unmapped(unsigned int slot, unsigned long ip);
+#else
+static inline void kmap_atomic_debug_map(unsigned int type, unsigned long pfn,
+					 struct page *page, unsigned long ip) { }
+static inline void kmap_atomic_debug_collided(unsigned int type) { }
+static inline void kmap_atomic_debug_unmapped(unsigned int slot, unsigned long ip) { }
 #endif
-
-/*
- * Reports both flavors make in the same words. KMAP_WRONG_POINTER: the
- * call site, the address, the type's name, what it released;
- * KMAP_WRONG_TYPE: the call site, the address, the type's name, the name
- * of the type mapped.
- */
-#define KMAP_WRONG_POINTER \
-	"%pS unmaps %p from %s, a lowmem address, while this context's last map is %s (the wrong pointer?): that map released, its counts given back"
-#define KMAP_WRONG_TYPE \
-	"%pS unmaps %p from %s, but it is mapped as %s (the wrong type?): released, its counts given back"
-/* The call site, the slot's name. */
-#define KMAP_COUNTS_GIVEN_BACK \
-	"%pS unmaps %s, whose counts a lowmem address (the wrong pointer?) gave back already: slot cleared, counts left alone"
 #endif /* CONFIG_KMAP_ATOMIC_SLOTS */
 
 /*

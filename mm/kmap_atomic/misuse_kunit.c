@@ -505,10 +505,14 @@ static void bad_type_at_run_time(struct kunit *test)
 }
 
 /*
- * Unmaps that do not match what the slot maps, while KM_USER0 is held.
- * Those that stand for no map of this context change nothing, counts
- * included. The wrong type with a map's own address stands for that map:
- * it is released and its counts given back, as 2.6's unmap gave them.
+ * Unmaps that do not match what the slot maps, while KM_USER0 is held,
+ * each reported. A map's own address with the wrong type stands for that
+ * map; the top of kmap_local's stack while page faults are off more often
+ * than the typed maps owe, for the one-argument map there; a slot of this
+ * CPU's that nothing holds, for no map, and nothing changes; any other
+ * address (a kmap_local_page()'s under the typed maps' counts, another
+ * CPU's slot, vmalloc) for the newest map of its type. What an unmap stands
+ * for is released and its counts given back, as 2.6's unmap gave them.
  */
 enum bad_unmap {
 	LOCAL_ADDR, UNTYPED_ADDR, WRONG_TYPE, OTHER_CPU_SLOT, UNMAPPED_TWICE,
@@ -551,7 +555,8 @@ static void unmap_mismatch(struct kunit *test)
 {
 	enum bad_unmap c = *(const enum bad_unmap *)test->param_value;
 	bool spare = c == SPARE_WRONG_TYPE || c == SPARE_AS_ITS_INDEX;
-	bool releases = c == WRONG_TYPE || c == BAD_TYPE || spare;
+	/* Only a slot of this CPU's that nothing here holds stands for no map. */
+	bool releases = c != UNMAPPED_TWICE;
 	struct counts before, held, misused, after;
 	unsigned int index = 0;
 	struct page *a, *b;
@@ -622,13 +627,12 @@ static void unmap_mismatch(struct kunit *test)
 		break;
 	}
 	counts_now(&misused);
-	released = spare ? other : pa;
+	/* The one-argument map is the top of kmap_local's stack: released as that. */
+	released = spare || c == UNTYPED_ADDR ? other : pa;
 	gone = faults(released);
 	ok = (releases && released == pa) || *pa == seed_of(a);
 	if (c == LOCAL_ADDR)
 		kunmap_local(other);
-	else if (c == UNTYPED_ADDR)
-		kunmap_atomic(other);
 	if (!releases || released != pa)
 		kunmap_atomic(pa, KM_USER0);
 	pr_info("KMAP-EXPECT-END unmap of %s\n", bad_unmap_names[c]);
@@ -656,117 +660,66 @@ static void unmap_mismatch(struct kunit *test)
 
 /*
  * More collisions than spares: the slot, then the spares a task may take
- * (all but the KM_NMI_SPARES kept for NMIs), then kmap_local fallbacks.
- * All are released first in first out, under a live kmap_local_page() and
- * with another above the first fallback: a fallback released out of
- * kmap_local's order is unmapped at once and popped when it comes to the
- * top, so kmap_local's own unmaps stay in order. Every mapping keeps its
- * page until its unmap, and faults after it.
+ * (all but the KM_NMI_SPARES kept for NMIs), then NULL, with its counts
+ * given back. All are released first in first out, under a live
+ * kmap_local_page() they never touch. Every mapping keeps its page until
+ * its unmap, and faults after it.
  */
 #define TASK_SPARES	(KM_SPARE_SLOTS - KM_NMI_SPARES)
-#define OVERFLOW_MAPS	(1 + TASK_SPARES + 2)
+#define OVERFLOW_MAPS	(1 + TASK_SPARES + 1)
 
 static void spares_exhausted(struct kunit *test)
 {
 	struct counts before, mapped, after;
 	struct page *pages[OVERFLOW_MAPS];
-	struct page *under_page, *above_page;
-	u32 *p[OVERFLOW_MAPS], *under, *above, *later;
+	struct page *under_page;
+	u32 *p[OVERFLOW_MAPS], *under;
 	unsigned int i, bad = 0, lost_early = 0, stale = 0;
-	int depth = current->kmap_ctrl.idx;
-	bool spare1, nmi_spare, last_spare, kept_under, kept_above, later_ok;
+	int depth = current->kmap_ctrl.idx, deepest;
+	bool spare1, last_spare, refused, kept_under;
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < OVERFLOW_MAPS; i++)
 		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
 	under_page = seeded(HIGHMEM_BELOW_4G, 2);
-	above_page = seeded(HIGHMEM_BELOW_4G, 4);
 
 	under = kmap_local_page(under_page);
 	counts_now(&before);
 	pr_info("KMAP-EXPECT-BEGIN spares exhausted\n");
-	for (i = 0; i < OVERFLOW_MAPS - 1; i++)
+	for (i = 0; i < OVERFLOW_MAPS; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);
-	above = kmap_local_page(above_page);	/* between the two fallbacks */
-	p[i] = kmap_atomic(pages[i], KM_USER0);
+	deepest = current->kmap_ctrl.idx;
 	spare1 = is_spare(p[1]);
-	nmi_spare = is_spare(p[TASK_SPARES + 1]);
-	last_spare = is_spare(p[OVERFLOW_MAPS - 1]);
+	last_spare = is_spare(p[TASK_SPARES]);
+	refused = !p[OVERFLOW_MAPS - 1];
 	counts_now(&mapped);
-	for (i = 0; i < OVERFLOW_MAPS; i++) {
+	for (i = 0; i < OVERFLOW_MAPS - 1; i++) {
 		unsigned int j;
 
 		bad += *p[i] != seed_of(pages[i]);
 		kunmap_atomic(p[i], KM_USER0);
 		stale += !faults(p[i]);
-		for (j = i + 1; j < OVERFLOW_MAPS; j++)
+		for (j = i + 1; j < OVERFLOW_MAPS - 1; j++)
 			lost_early += *p[j] != seed_of(pages[j]);
 	}
 	pr_info("KMAP-EXPECT-END spares exhausted\n");
-	kept_above = *above == seed_of(above_page);
-	kunmap_local(above);	/* pops the released fallback under it too */
 	counts_now(&after);
 	kept_under = *under == seed_of(under_page);
 	kunmap_local(under);
-	/* kmap_local still works: its stack is where it was. */
-	later = kmap_local_page(above_page);
-	later_ok = *later == seed_of(above_page);
-	kunmap_local(later);
 
+	/* Each collision given a spare, and the NULL. */
 	expect_reports(test, &before, &mapped, OVERFLOW_MAPS - 1, "the collisions");
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
 	KUNIT_EXPECT_EQ_MSG(test, lost_early, 0U, "mappings that lost their page to an unmap");
 	KUNIT_EXPECT_EQ_MSG(test, stale, 0U, "mappings still there after their unmap");
 	KUNIT_EXPECT_TRUE_MSG(test, spare1, "the first collision was not given a spare");
-	KUNIT_EXPECT_FALSE_MSG(test, last_spare, "the last map was not a kmap_local fallback");
-	KUNIT_EXPECT_FALSE_MSG(test, nmi_spare, "task context took the spare kept for NMIs");
-	KUNIT_EXPECT_TRUE_MSG(test, kept_above,
-			      "the kmap_local_page() above a fallback lost its page");
+	KUNIT_EXPECT_TRUE_MSG(test, last_spare, "the last task spare was not used");
+	KUNIT_EXPECT_TRUE_MSG(test, refused, "a map past the task's spares was not refused");
+	KUNIT_EXPECT_EQ_MSG(test, mapped.pagefault, before.pagefault + OVERFLOW_MAPS - 1,
+			    "the NULL map kept its counts");
+	KUNIT_EXPECT_EQ_MSG(test, deepest, depth, "a collision used kmap_local");
 	KUNIT_EXPECT_TRUE_MSG(test, kept_under, "the kmap_local_page() under them lost its page");
-	KUNIT_EXPECT_TRUE(test, later_ok);
 	expect_same_counts(test, &before, &after, "every unmap, first in first out");
-	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
-	KUNIT_EXPECT_EQ(test, this_cpu_read(kmap_atomic_released), 0U);
-}
-
-/*
- * Collisions in a loop with nothing unmapped, as a driver that never
- * unmaps: spares, then kmap_local fallbacks, then NULL. The fallbacks
- * must leave half of kmap_local's stack, on which every softirq, hard
- * interrupt and NMI that comes on this task pushes its maps (kmap_local
- * BUG()s when it is full); each NULL gives its counts back.
- */
-#define UNTIL_NULL	(1 + KM_SPARE_SLOTS + KM_MAX_IDX)
-
-static void fallbacks_leave_half_the_stack(struct kunit *test)
-{
-	void **p = kunit_kcalloc(test, UNTIL_NULL, sizeof(*p), GFP_KERNEL);
-	int depth = current->kmap_ctrl.idx, deepest;
-	struct counts before, after;
-	struct page *page;
-	unsigned int n, i;
-
-	need_kind(test, HIGHMEM_BELOW_4G);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	page = seeded(HIGHMEM_BELOW_4G, 3);
-	counts_now(&before);
-	pr_info("KMAP-EXPECT-BEGIN fallbacks until NULL\n");
-	for (n = 0; n < UNTIL_NULL; n++) {
-		p[n] = kmap_atomic(page, KM_USER0);
-		if (!p[n])
-			break;
-	}
-	deepest = current->kmap_ctrl.idx;
-	for (i = n; i-- > 0;)
-		kunmap_atomic(p[i], KM_USER0);
-	pr_info("KMAP-EXPECT-END fallbacks until NULL\n");
-	counts_now(&after);
-
-	KUNIT_EXPECT_LT_MSG(test, n, (unsigned int)UNTIL_NULL, "no map was refused");
-	KUNIT_EXPECT_GT_MSG(test, deepest, depth, "no kmap_local fallback was made");
-	KUNIT_EXPECT_LE_MSG(test, deepest, KM_MAX_IDX / 2,
-			    "fallbacks left less than half of kmap_local's stack");
-	expect_same_counts(test, &before, &after, "the maps, the NULLs and the unmaps");
 	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
 }
 
@@ -819,62 +772,6 @@ static void one_arg_maps_after_a_mixed_unmap(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
 	expect_reports(test, &before, &after, 0, "one-argument maps after a mixed unmap");
 	expect_same_counts(test, &before, &after, "one-argument maps after a mixed unmap");
-}
-
-/*
- * A fallback released with kunmap_local() (a misuse of its own) leaves its
- * record behind. A later kmap_local_page() gets the same address, of
- * another page or of the very same one; its typed unmap (another misuse)
- * is reported and changes nothing: the stale record must not pop that live
- * mapping.
- */
-static void stale_record(struct kunit *test, bool same_page)
-{
-	struct page *pages[1 + TASK_SPARES + 1], *q_page;
-	u32 *p[ARRAY_SIZE(pages)], *q;
-	void *lowmem = kunit_kzalloc(test, 64, GFP_KERNEL);
-	unsigned int i, n = ARRAY_SIZE(pages);
-	int depth = current->kmap_ctrl.idx;
-	struct counts before, after;
-	bool same_addr, kept;
-
-	KUNIT_ASSERT_NOT_NULL(test, lowmem);
-	for (i = 0; i < n; i++)
-		pages[i] = seeded(HIGHMEM_BELOW_4G, 5 + i);
-	q_page = same_page ? pages[n - 1] : seeded(HIGHMEM_BELOW_4G, 2);
-	kunit_info(test, "kmap_local_page() of %s page", same_page ? "the fallback's" : "another");
-
-	pr_info("KMAP-EXPECT-BEGIN stale fallback record\n");
-	for (i = 0; i < n; i++)
-		p[i] = kmap_atomic(pages[i], KM_USER0);
-	/* The fallback, released the wrong way: its counts stay raised. */
-	kunmap_local(p[n - 1]);
-	for (i = n - 1; i-- > 0;)
-		kunmap_atomic(p[i], KM_USER0);
-	counts_now(&before);
-	q = kmap_local_page(q_page);
-	same_addr = q == p[n - 1];
-	kunmap_atomic(q, KM_USER0);
-	counts_now(&after);
-	kept = !faults(q) && *q == seed_of(q_page);
-	kunmap_local(q);
-	/* What the fallback's map raised, given back by 2.6's lowmem rule. */
-	kunmap_atomic(lowmem, KM_USER0);
-	pr_info("KMAP-EXPECT-END stale fallback record\n");
-
-	KUNIT_EXPECT_TRUE_MSG(test, same_addr,
-			      "kmap_local_page() did not get the fallback's address back");
-	expect_reports(test, &before, &after, 1, "the typed unmap of a kmap_local_page() address");
-	expect_same_counts(test, &before, &after, "the typed unmap of a kmap_local_page() address");
-	KUNIT_EXPECT_TRUE_MSG(test, kept, "the kmap_local_page() mapping lost its page");
-	KUNIT_EXPECT_EQ_MSG(test, current->kmap_ctrl.idx, depth, "kmap_local's stack depth");
-}
-
-static void stale_fallback_record(struct kunit *test)
-{
-	need_kind(test, HIGHMEM_BELOW_4G);
-	stale_record(test, false);
-	stale_record(test, true);
 }
 
 /*
@@ -996,9 +893,7 @@ static struct kunit_case kmap_atomic_misuse_cases[] = {
 	KUNIT_CASE(bad_type_at_run_time),
 	KUNIT_CASE_PARAM(unmap_mismatch, bad_unmap_gen_params),
 	KUNIT_CASE(spares_exhausted),
-	KUNIT_CASE(fallbacks_leave_half_the_stack),
 	KUNIT_CASE(one_arg_maps_after_a_mixed_unmap),
-	KUNIT_CASE(stale_fallback_record),
 	KUNIT_CASE(lowmem_unmap_of_another_pointer),
 	KUNIT_CASE(lowmem_unmap_of_a_highmem_map),
 	KUNIT_CASE(unmap_after_counts_given_back),

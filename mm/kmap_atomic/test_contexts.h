@@ -21,4 +21,24 @@ static const enum km_type slot_pair[WHERE_NR][2] = {
 	[IN_HRTIMER] = { KM_IRQ0, KM_IRQ1 },
 };
 
+#ifdef CONFIG_KMAP_ATOMIC_SLOTS
+#include <linux/kmap_atomic_debug.h>
+
+/* The maps this CPU's map log holds at the level it runs at. */
+static inline unsigned int kmap_atomic_logged_here(void)
+{
+	return raw_cpu_read(kmap_atomic_log[kmap_atomic_log_level()].n);
+}
+
+/* The maps this CPU's map logs hold, every level's. */
+static inline unsigned int kmap_atomic_logged(void)
+{
+	unsigned int l, n = 0;
+
+	for (l = 0; l < KM_LEVELS; l++)
+		n += raw_cpu_read(kmap_atomic_log[l].n);
+	return n;
+}
+#endif
+
 #endif /* _MM_KMAP_ATOMIC_TEST_CONTEXTS_H */
