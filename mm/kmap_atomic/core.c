@@ -348,12 +348,9 @@ static noinline void map_event(unsigned int type, unsigned long pfn, unsigned lo
 	trace_kmap_atomic_map(type, pfn, vaddr, ip);
 }
 
-static noinline void unmap_event(unsigned int slot, unsigned int type, unsigned long vaddr,
+static noinline void unmap_event(unsigned int type, unsigned long pfn, unsigned long vaddr,
 				 unsigned long ip)
 {
-	unsigned long pfn = slot == KM_LOG_LOWMEM ? PFN_DOWN(__pa(vaddr)) :
-			    pte_pfn(ptep_get(slot_pte(slot)));
-
 	trace_kmap_atomic_unmap(type, pfn, vaddr, ip);
 }
 
@@ -374,6 +371,12 @@ static __always_inline void log_begin(struct kmap_atomic_level_log *log)
 	log->task = current;
 	log->pf_base = current->pagefault_disabled - 1;
 	log->pc_base = preempt_count() - 1;
+}
+
+/* Does @log hold a map whose counts were given back (a lowmem map's)? */
+static __always_inline bool log_unowed(const struct kmap_atomic_level_log *log)
+{
+	return (int)log->n > current->pagefault_disabled - 1 - log->pf_base;
 }
 
 /* Append a map to @log, begun. */
@@ -419,12 +422,19 @@ static void release_entry(struct kmap_atomic_level_log *log, unsigned int i, uns
  */
 static bool drop_stale(struct kmap_atomic_level_log *log)
 {
+	unsigned int i;
+
 	if (likely(!log->n || log->task == current))
 		return false;
-	report(KMAP_REPORT_LEAK, log->type[0], 0, 0, log->ip[0],
-	       "%pS maps %s in a task that left CPU%u holding %u map(s) (it slept or died): released",
-	       (void *)log->ip[0], kmap_atomic_slot_name(log->type[0]), smp_processor_id(),
-	       log->n);
+	/* Lowmem maps hold no pte: only a slot left mapped is worth a report. */
+	for (i = 0; i < log->n; i++) {
+		if (log->slot[i] == KM_LOG_LOWMEM)
+			continue;
+		report(KMAP_REPORT_LEAK, log->type[i], 0, 0, log->ip[i],
+		       "%pS maps %s in a task that left CPU%u holding it (it slept or died): released",
+		       (void *)log->ip[i], kmap_atomic_slot_name(log->type[i]),
+		       smp_processor_id());
+	}
 	while (log->n)
 		release_entry(log, log->n - 1, 0);
 	return true;
@@ -554,7 +564,7 @@ struct km_entry {
 };
 
 static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int type,
-			 const struct km_entry *e, unsigned long ip)
+			 const struct km_entry *e, unsigned long pfn, unsigned long ip)
 {
 	const char *name = type == KM_ONE_ARG ? "the one-argument kunmap_atomic()" :
 			   kmap_atomic_slot_name(type);
@@ -565,30 +575,30 @@ static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int ty
 	switch (kind) {
 	case UNMAP_ENTRY:
 		if (e->type != type_key(type))
-			report(bad, type, 0, addr, ip,
+			report(bad, type, pfn, addr, ip,
 			       "%pS unmaps %p with %s, but %pS mapped it as %s (the wrong type or form?): released, its counts given back",
 			       (void *)ip, addr, name, (void *)e->ip,
 			       kmap_atomic_slot_name(e->type));
 		break;
 	case UNMAP_END:
-		report(bad, type, 0, addr, ip,
+		report(bad, type, pfn, addr, ip,
 		       "%pS unmaps %p with %s, the end of the page %pS mapped as %s (an end pointer?): released, its counts given back",
 		       (void *)ip, addr, name, (void *)e->ip, kmap_atomic_slot_name(e->type));
 		break;
 	case UNMAP_WRONG:
-		report(bad, type, 0, addr, ip,
+		report(bad, type, pfn, addr, ip,
 		       "%pS unmaps %p with %s, no address of a map of this context (the wrong pointer?): the map of %s by %pS released, its counts given back",
 		       (void *)ip, addr, name, kmap_atomic_slot_name(e->type), (void *)e->ip);
 		break;
 	case UNMAP_ONE_ARG:
-		report(KMAP_REPORT_WRONG_ADDRESS, type, 0, addr, ip,
+		report(KMAP_REPORT_WRONG_ADDRESS, type, pfn, addr, ip,
 		       "%pS unmaps %p with %s, a one-argument kmap_atomic()'s mapping (use kunmap_atomic(addr)): released as that, its counts given back",
 		       (void *)ip, addr, name);
 		break;
 	case UNMAP_SLOT:
 		kmap_atomic_slot_of((unsigned long)addr & PAGE_MASK, &w);
 		report(!w.guard && kmap_atomic_slot_held(w.idx) ?
-		       KMAP_REPORT_OTHER_CONTEXT : KMAP_REPORT_NOT_HELD, type, 0, addr, ip,
+		       KMAP_REPORT_OTHER_CONTEXT : KMAP_REPORT_NOT_HELD, type, pfn, addr, ip,
 		       "%pS unmaps %p with %s, CPU%u's %s, which %s: nothing changed",
 		       (void *)ip, addr, name, w.cpu, kmap_atomic_slot_label(w.idx),
 		       w.guard ? "is a guard page" : kmap_atomic_slot_held(w.idx) ?
@@ -597,7 +607,7 @@ static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int ty
 		break;
 	case UNMAP_NOTHING:
 		report(type == KM_ONE_ARG || type < KM_TYPE_NR ? KMAP_REPORT_NOT_HELD :
-		       KMAP_REPORT_INVALID_TYPE, type, 0, addr, ip,
+		       KMAP_REPORT_INVALID_TYPE, type, pfn, addr, ip,
 		       "%pS unmaps %p with %s with nothing mapped in this context: nothing changed",
 		       (void *)ip, addr, name);
 		break;
@@ -613,11 +623,11 @@ static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int ty
  */
 static noinline void unmap_slow(const void *addr, unsigned int type, unsigned long ip)
 {
+	unsigned long flags, vaddr = 0, pfn = 0;
 	struct give_back give = {};
 	struct kmap_atomic_level_log *log;
 	struct km_entry e = {};
 	enum unmap_kind kind;
-	unsigned long flags;
 	unsigned int level;
 	int i;
 
@@ -628,9 +638,10 @@ static noinline void unmap_slow(const void *addr, unsigned int type, unsigned lo
 	kind = kmap_atomic_pick(log, addr, type_key(type), level, &i);
 	if (i >= 0) {
 		e = (struct km_entry) { log->slot[i], log->type[i], log->ip[i] };
-		if (trace_kmap_atomic_unmap_enabled())
-			unmap_event(e.slot, e.type, e.slot == KM_LOG_LOWMEM ?
-				    (unsigned long)addr & PAGE_MASK : slot_addr(e.slot), ip);
+		vaddr = e.slot == KM_LOG_LOWMEM ? (unsigned long)addr & PAGE_MASK :
+			slot_addr(e.slot);
+		pfn = e.slot != KM_LOG_LOWMEM ? pte_pfn(ptep_get(slot_pte(e.slot))) :
+		      kmap_atomic_is_lowmem(vaddr) ? PFN_DOWN(__pa(vaddr)) : 0;
 		release_entry(log, i, ip);
 		give = counts_above_base(log, 1);
 	}
@@ -639,7 +650,9 @@ static noinline void unmap_slow(const void *addr, unsigned int type, unsigned lo
 		give = (struct give_back) { true, true };
 	}
 	local_irq_restore(flags);
-	report_unmap(kind, addr, type, &e, ip);
+	if (i >= 0 && trace_kmap_atomic_unmap_enabled())
+		unmap_event(min_t(unsigned int, type, KM_TYPE_NR), pfn, vaddr, ip);
+	report_unmap(kind, addr, type, &e, pfn, ip);
 	if (give.pf)
 		pagefault_enable();
 	if (give.pc)
@@ -648,17 +661,19 @@ static noinline void unmap_slow(const void *addr, unsigned int type, unsigned lo
 }
 
 /*
- * A full log: lowmem entries whose counts a one-argument kunmap_atomic()
- * gave back (page faults are off no more often above the baseline than
- * the log has maps that still owe) are dropped, oldest first, silently:
- * upstream's unmap of a lowmem address gives back what 2.6's lowmem rule
- * gave back.
+ * Lowmem entries whose counts a one-argument kunmap_atomic() gave back
+ * (the log has more maps than page faults are off above its baseline) are
+ * dropped, oldest first, silently: upstream's unmap of a lowmem address
+ * gives back what 2.6's lowmem rule gave back. A map calls this when it
+ * finds the log so; no more than one such entry is ever held.
  */
 static void drop_unowed(struct kmap_atomic_level_log *log)
 {
 	int excess = (int)log->n - (current->pagefault_disabled - 1 - log->pf_base);
 	unsigned int i;
 
+	if (likely(excess <= 0))
+		return;
 	for (i = 0; excess > 0 && i < log->n;) {
 		if (log->slot[i] != KM_LOG_LOWMEM) {
 			i++;
@@ -713,8 +728,7 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 	/* The caller began an empty log; one another task left is begun now. */
 	if (drop_stale(log))
 		log_begin(log);
-	if (log->n >= KM_LOG_NR)
-		drop_unowed(log);
+	drop_unowed(log);
 	if (log->n >= KM_LOG_NR) {
 		why = "its context's map log full";
 	} else if (page && !PageHighMem(page)) {
@@ -783,7 +797,7 @@ static __always_inline void *map_default(struct page *page, unsigned long pfn,
 	if (!n)
 		log_begin(log);
 	if (likely(static_branch_likely(&kmap_atomic_template_ok) && idx < KM_TYPE_NR &&
-		   n < KM_LOG_NR && log->task == current)) {
+		   n < KM_LOG_NR && log->task == current && !log_unowed(log))) {
 		if (page && !PageHighMem(page)) {
 			log_append(log, KM_LOG_LOWMEM, idx, ip);
 			vaddr = (unsigned long)lowmem_page_address(page);
@@ -891,13 +905,14 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 		slot = log->slot[n - 1];
 		if (likely(slot == idx && this_cpu_read(kmap_atomic_cpu.addrs[idx]) == vaddr)) {
 			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event(slot, idx, vaddr, _RET_IP_);
+				unmap_event(idx, pte_pfn(ptep_get(this_cpu_read(kmap_atomic_cpu.ptes[idx]))),
+					    vaddr, _RET_IP_);
 			clear_slot(this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr);
 			kmap_atomic_debug_unmapped(idx, _RET_IP_);
 		} else if (slot != KM_LOG_LOWMEM || !kmap_atomic_is_lowmem(vaddr)) {
 			goto slow;
 		} else if (trace_kmap_atomic_unmap_enabled()) {
-			unmap_event(slot, idx, vaddr, _RET_IP_);
+			unmap_event(idx, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);
 		}
 		WRITE_ONCE(log->n, n - 1);
 		pagefault_enable();

@@ -150,6 +150,7 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 	return true;
 }
 
+const char *kmap_atomic_report_name(enum kmap_atomic_report kind);
 __printf(6, 7)
 void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigned long pfn,
 			unsigned long addr, unsigned long ip, const char *fmt, ...);

@@ -296,10 +296,10 @@ static void wrong_unmap_is_traced(struct kunit *test)
 }
 
 /*
- * More collisions than a task's spares: the slot, the spares, then a
- * kmap_local fallback; each map and unmap traced with its page and
- * address, released last in first out. Each collision is reported; the
- * fallback as no spare left, and in the debug flavor as a collision too.
+ * More collisions than a task's spares: the slot, the spares, then NULL;
+ * each map and unmap traced with its page and address, released last in
+ * first out. Each collision given a spare is reported, and the NULL as no
+ * spare left.
  */
 #define FALLBACK_MAPS	(1 + KM_SPARE_SLOTS - KM_NMI_SPARES + 1)
 
@@ -318,39 +318,38 @@ static unsigned int reports_of(struct kunit *test, const char *fn,
 	return n;
 }
 
-static void fallback_is_traced(struct kunit *test)
+static void spares_exhausted_is_traced(struct kunit *test)
 {
 	struct page *pages[FALLBACK_MAPS];
 	void *p[FALLBACK_MAPS];
 	unsigned int i, maps, unmaps, reports;
-	unsigned int fallback_collision = IS_ENABLED(CONFIG_DEBUG_KMAP_ATOMIC);
 
 	need_kind(test, HIGHMEM_BELOW_4G);
 	for (i = 0; i < FALLBACK_MAPS; i++)
 		pages[i] = test_page(HIGHMEM_BELOW_4G, i);
 	kmap_test_misuses();
-	pr_info("KMAP-EXPECT-BEGIN trace fallback\n");
+	pr_info("KMAP-EXPECT-BEGIN trace spares exhausted\n");
 	for (i = 0; i < FALLBACK_MAPS; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);
-	for (i = FALLBACK_MAPS; i-- > 0;)
+	for (i = FALLBACK_MAPS - 1; i-- > 0;)
 		kunmap_atomic(p[i], KM_USER0);
-	pr_info("KMAP-EXPECT-END trace fallback\n");
+	pr_info("KMAP-EXPECT-END trace spares exhausted\n");
 
-	for (i = 0; i < FALLBACK_MAPS; i++) {
+	KUNIT_EXPECT_NULL_MSG(test, p[FALLBACK_MAPS - 1], "the map past the last spare");
+	for (i = 0; i < FALLBACK_MAPS - 1; i++) {
 		expect_event(test, find(test, EV_MAP, __func__, i, &maps), KM_USER0,
 			     page_to_pfn(pages[i]), p[i], false, "map");
-		expect_event(test, find(test, EV_UNMAP, __func__, FALLBACK_MAPS - 1 - i, &unmaps),
+		expect_event(test, find(test, EV_UNMAP, __func__, FALLBACK_MAPS - 2 - i, &unmaps),
 			     KM_USER0, page_to_pfn(pages[i]), p[i], false, "unmap");
 	}
-	KUNIT_EXPECT_EQ_MSG(test, maps, FALLBACK_MAPS, "map events");
-	KUNIT_EXPECT_EQ_MSG(test, unmaps, FALLBACK_MAPS, "unmap events");
+	KUNIT_EXPECT_EQ_MSG(test, maps, FALLBACK_MAPS - 1, "map events");
+	KUNIT_EXPECT_EQ_MSG(test, unmaps, FALLBACK_MAPS - 1, "unmap events");
 	KUNIT_EXPECT_EQ_MSG(test, reports_of(test, __func__, KMAP_REPORT_COLLISION),
-			    FALLBACK_MAPS - 2 + fallback_collision, "collision report events");
+			    FALLBACK_MAPS - 2, "collision report events");
 	KUNIT_EXPECT_EQ_MSG(test, reports_of(test, __func__, KMAP_REPORT_NO_SPARE), 1,
 			    "no-spare report events");
 	find(test, EV_REPORT, __func__, 0, &reports);
-	KUNIT_EXPECT_EQ_MSG(test, reports, FALLBACK_MAPS - 1 + fallback_collision,
-			    "report events");
+	KUNIT_EXPECT_EQ_MSG(test, reports, FALLBACK_MAPS - 1, "report events");
 }
 
 /*
@@ -612,7 +611,7 @@ static struct kunit_case kmap_atomic_trace_cases[] = {
 	KUNIT_CASE_PARAM(map_and_unmap_are_traced, trace_case_gen_params),
 	KUNIT_CASE(collision_is_traced),
 	KUNIT_CASE(wrong_unmap_is_traced),
-	KUNIT_CASE(fallback_is_traced),
+	KUNIT_CASE(spares_exhausted_is_traced),
 	KUNIT_CASE_PARAM(brd_maps_in_its_context_pair, brd_case_gen_params),
 	{}
 };
