@@ -744,7 +744,25 @@ struct random_run {
 	int preempt0, pagefault0, local0;
 	unsigned long reports;
 	char failure[160];		/* the first failure */
+	const char *history[8];		/* the last steps, for a failure */
 };
+
+/* On the first failure: the last steps, the model and the log. */
+static void dump_run(struct random_run *r)
+{
+	const struct kmap_atomic_level_log *log = raw_cpu_ptr(&kmap_atomic_log[kmap_atomic_log_level()]);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(r->history); i++)
+		pr_info("kmap_atomic_survive: step %d: %s\n", (int)r->step - (int)i,
+			r->history[(r->step - i) % ARRAY_SIZE(r->history)] ?: "-");
+	for (i = 0; i < r->n; i++)
+		pr_info("kmap_atomic_survive: model %u: kind %d %s %p\n", i, r->stack[i].kind,
+			kmap_atomic_slot_name(r->stack[i].type), r->stack[i].addr);
+	for (i = 0; i < log->n; i++)
+		pr_info("kmap_atomic_survive: log %u: slot %u %s\n", i, log->slot[i],
+			kmap_atomic_slot_name(log->type[i]));
+}
 
 static __printf(2, 3) void fail(struct random_run *r, const char *fmt, ...)
 {
@@ -758,6 +776,7 @@ static __printf(2, 3) void fail(struct random_run *r, const char *fmt, ...)
 	va_start(args, fmt);
 	vscnprintf(r->failure + n, sizeof(r->failure) - n, fmt, args);
 	va_end(args);
+	dump_run(r);
 }
 
 static unsigned int pick(struct random_run *r, unsigned int n)
@@ -835,6 +854,7 @@ static void check_state(struct random_run *r, unsigned long misuses, const char 
 	unsigned long rose = kmap_atomic_reports() - r->reports;
 	unsigned int i;
 
+	r->history[r->step % ARRAY_SIZE(r->history)] = op;
 	if (current->pagefault_disabled != r->pagefault0 + (int)r->n)
 		fail(r, "%s: page-fault count %d, model %d", op,
 		     current->pagefault_disabled, r->pagefault0 + r->n);
@@ -859,6 +879,7 @@ static void random_step(struct random_run *r)
 	unsigned int op = pick(r, 16);
 	struct entry e = { .type = type };
 	int want, i, below;
+	bool misuse;
 
 	if (op < 6) {					/* map */
 		bool low = !pick(r, 4);
@@ -890,6 +911,7 @@ static void random_step(struct random_run *r)
 		below = model_at(r, (unsigned long)e.addr - PAGE_SIZE);
 		if (type != e.type && below >= 0 && r->stack[below].type == type)
 			i = below;
+		misuse = type != e.type;
 		kunmap_atomic(e.addr, type);
 		e = r->stack[i];
 		remove_entry(r, i);
@@ -897,7 +919,7 @@ static void random_step(struct random_run *r)
 			r->stale = e.addr;
 			r->stale_type = e.type;
 		}
-		check_state(r, type != e.type, type == e.type ? "unmap" : "unmap, wrong type");
+		check_state(r, misuse, !misuse ? "unmap" : "unmap, wrong type");
 	} else if (op < 13 && r->n) {			/* a lowmem or vmalloc pointer */
 		bool low = pick(r, 2);
 
