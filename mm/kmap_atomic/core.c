@@ -308,6 +308,13 @@ static __always_inline void kmap_atomic_counts_raise(void)
 	pagefault_disable();
 }
 
+/* A kind counted that reports its own way (a fault on a slot): not a misuse report. */
+void kmap_atomic_count_kind(enum kmap_atomic_report kind)
+{
+	atomic_long_inc(&report_kinds[kind]);
+}
+NOKPROBE_SYMBOL(kmap_atomic_count_kind);
+
 /**
  * kmap_atomic_report - report a misuse
  * @kind: what kind

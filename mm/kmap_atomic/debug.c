@@ -202,7 +202,7 @@ void kmap_atomic_debug_fault(unsigned long address, bool fixed_up)
 
 	if (!kmap_atomic_describe(address, msg, sizeof(msg)))
 		return;
-	kmap_atomic_report_count();
+	kmap_atomic_count_kind(KMAP_REPORT_FAULT);
 	if (fixed_up && kmap_atomic_slot_of(address & PAGE_MASK, &w) && w.idx < KM_SLOTS_USED) {
 		ip = kmap_atomic_slot_holder(w.cpu, w.idx, &type) ?:
 		     READ_ONCE(per_cpu_ptr(&kmap_debug_cpu, w.cpu)->unmap_ip[w.idx]);

@@ -151,6 +151,7 @@ static inline bool kmap_atomic_slot_of(unsigned long vaddr, struct kmap_atomic_w
 }
 
 const char *kmap_atomic_report_name(enum kmap_atomic_report kind);
+void kmap_atomic_count_kind(enum kmap_atomic_report kind);
 __printf(6, 7)
 void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigned long pfn,
 			unsigned long addr, unsigned long ip, const char *fmt, ...);
