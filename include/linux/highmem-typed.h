@@ -107,36 +107,51 @@ do {									\
 	if (unlikely((unsigned long)__ka_addr >=			\
 		     __fix_to_virt(FIX_KMAP_ATOMIC_END) &&		\
 		     ((unsigned long)__ka_addr & PAGE_MASK) <=		\
-		     __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN)))		\
+		     __fix_to_virt(FIX_KMAP_ATOMIC_BEGIN))) {		\
 		__kunmap_atomic_one(__ka_addr);				\
-	else								\
+		barrier();						\
+	} else								\
 		kunmap_atomic_untyped(__ka_addr);			\
 } while (0)
 
-/* One call each: the counts, the log and the slot are out of line. */
+/*
+ * One call each: the counts, the log and the slot are out of line. Never
+ * a tail call (barrier()): the map's log entry and every report name the
+ * call site by its return address.
+ */
 static __always_inline void *__kmap_atomic_typed(struct page *page,
 						 enum km_type type,
 						 pgprot_t prot)
 {
-	return __kmap_atomic_prot(page, type, prot);
+	void *addr = __kmap_atomic_prot(page, type, prot);
+
+	barrier();
+	return addr;
 }
 
 static __always_inline void *__kmap_atomic_default(struct page *page,
 						   enum km_type type)
 {
-	return __kmap_atomic_page(page, type);
+	void *addr = __kmap_atomic_page(page, type);
+
+	barrier();
+	return addr;
 }
 
 static __always_inline void *__kmap_atomic_pfn_typed(unsigned long pfn,
 						     enum km_type type)
 {
-	return __kmap_atomic_pfn(pfn, type);
+	void *addr = __kmap_atomic_pfn(pfn, type);
+
+	barrier();
+	return addr;
 }
 
 static __always_inline void __kunmap_atomic_typed(const void *addr,
 						  enum km_type type)
 {
 	__kunmap_atomic_addr(addr, type);
+	barrier();
 }
 
 #else /* !CONFIG_KMAP_ATOMIC_SLOTS: the type is a name only */

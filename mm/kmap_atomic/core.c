@@ -671,12 +671,14 @@ static noinline void unmap_slow(const void *addr, unsigned int type, unsigned lo
  * Lowmem entries whose counts a one-argument kunmap_atomic() gave back
  * (the log has more maps than page faults are off above its baseline) are
  * dropped, oldest first, silently: upstream's unmap of a lowmem address
- * gives back what 2.6's lowmem rule gave back. A map calls this when it
- * finds the log so; no more than one such entry is ever held.
+ * gives back what 2.6's lowmem rule gave back. A map (@mapping: its own
+ * counts are raised) calls this when it finds the log so, and the end of
+ * the level before it releases the rest: no more than one such entry is
+ * ever held, and none is reported as a leak.
  */
-static void drop_unowed(struct kmap_atomic_level_log *log)
+static void drop_unowed(struct kmap_atomic_level_log *log, int mapping)
 {
-	int excess = (int)log->n - (current->pagefault_disabled - 1 - log->pf_base);
+	int excess = (int)log->n - (current->pagefault_disabled - mapping - log->pf_base);
 	unsigned int i;
 
 	if (likely(excess <= 0))
@@ -702,6 +704,18 @@ static bool claim(unsigned int slot, unsigned long pfn, pgprot_t prot)
 	return true;
 }
 
+/*
+ * May an NMI-class context map @type in its named slot? Only the NMI
+ * slots: any other is the slot of a context it may have interrupted
+ * between its claim and its unmap, which would then collide, reported for
+ * correct code; the NMI gets a spare instead (the debug flavor reports
+ * the slot used in the wrong context).
+ */
+static bool nmi_slot(unsigned int type)
+{
+	return kmap_atomic_slot_context(type) >= KM_CTX_NMI;
+}
+
 /* A free spare (the last KM_NMI_SPARES for NMIs), claimed; or -1. */
 static int claim_spare(unsigned long pfn, pgprot_t prot)
 {
@@ -723,7 +737,7 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 			       pgprot_t prot, unsigned long ip)
 {
 	enum kmap_atomic_report kind = KMAP_REPORT_NR;
-	unsigned int held_type = KM_TYPE_NR;
+	unsigned int held_type = KM_TYPE_NR, held_level;
 	struct kmap_atomic_level_log *log;
 	unsigned long flags, held_ip = 0;
 	const char *why = NULL;
@@ -735,20 +749,25 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 	/* The caller began an empty log; one another task left is begun now. */
 	if (drop_stale(log))
 		log_begin(log);
-	drop_unowed(log);
+	drop_unowed(log, 1);
 	if (log->n >= KM_LOG_NR) {
 		why = "its context's map log full";
 	} else if (page && !PageHighMem(page)) {
 		log_append(log, KM_LOG_LOWMEM, min_t(unsigned int, type, KM_TYPE_NR), ip);
 		addr = lowmem_page_address(page);
 	} else {
-		if (type < KM_TYPE_NR && claim(type, pfn, prot)) {
+		if (type < KM_TYPE_NR && (!in_nmi() || nmi_slot(type)) && claim(type, pfn, prot)) {
 			slot = type;
+		} else if (type < KM_TYPE_NR && in_nmi() && !nmi_slot(type)) {
+			/* The interrupted context's slot, maybe: never taken from it. */
+			slot = claim_spare(pfn, prot);
+			if (slot < 0)
+				why = "every spare in use";
 		} else {
 			kind = type < KM_TYPE_NR ? KMAP_REPORT_COLLISION : KMAP_REPORT_INVALID_TYPE;
 			if (type < KM_TYPE_NR) {
 				held_ip = kmap_atomic_slot_holder(smp_processor_id(), type,
-								  &held_type);
+								  &held_type, &held_level);
 				kmap_atomic_debug_collided(type);
 			}
 			slot = claim_spare(pfn, prot);
@@ -804,7 +823,7 @@ static __always_inline void *map_default(struct page *page, unsigned long pfn,
 	if (!n)
 		log_begin(log);
 	if (likely(static_branch_likely(&kmap_atomic_template_ok) && idx < KM_TYPE_NR &&
-		   n < KM_LOG_NR && log->task == current && !log_unowed(log))) {
+		   n < KM_LOG_NR && log->task == current && !log_unowed(log) && !in_nmi())) {
 		if (page && !PageHighMem(page)) {
 			log_append(log, KM_LOG_LOWMEM, idx, ip);
 			vaddr = (unsigned long)lowmem_page_address(page);
@@ -978,6 +997,7 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 	local_irq_save(flags);
 	log = this_log();
 	drop_stale(log);
+	drop_unowed(log, 0);
 	while (log->n) {
 		e = (struct km_entry) { log->slot[log->n - 1], log->type[log->n - 1],
 					log->ip[log->n - 1] };
@@ -988,21 +1008,18 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 		/* Interrupts are off: the caller's path checks for a resched. */
 		if (give.pc)
 			preempt_enable_no_resched();
-		/* A lowmem map the one-argument unmap gave back: 2.6's rule. */
-		if (!give.pf && !give.pc && e.slot == KM_LOG_LOWMEM)
-			continue;
 		if (end == KMAP_END_TASK_DIES) {
 			kmap_atomic_report_count();
 			atomic_long_inc(&report_kinds[KMAP_REPORT_LEAK]);
-			pr_emerg("kmap_atomic: %pS maps %s on CPU%u, still held as %s: released\n",
-				 (void *)e.ip, kmap_atomic_slot_name(e.type), smp_processor_id(),
-				 context_ends[end]);
+			pr_emerg("kmap_atomic: %s on CPU%u, mapped by %pS as %s, is still held as %s: reclaimed\n",
+				 kmap_atomic_slot_label(e.slot), smp_processor_id(), (void *)e.ip,
+				 kmap_atomic_slot_name(e.type), context_ends[end]);
 			continue;
 		}
 		report(KMAP_REPORT_LEAK, e.type, 0, 0, e.ip,
-		       "%pS maps %s (%s) on CPU%u, still held as %s: released, its counts given back",
-		       (void *)e.ip, kmap_atomic_slot_name(e.type), kmap_atomic_slot_label(e.slot),
-		       smp_processor_id(), context_ends[end]);
+		       "%s on CPU%u, mapped by %pS as %s, is still held as %s: reclaimed",
+		       kmap_atomic_slot_label(e.slot), smp_processor_id(), (void *)e.ip,
+		       kmap_atomic_slot_name(e.type), context_ends[end]);
 	}
 	local_irq_restore(flags);
 }
@@ -1015,13 +1032,15 @@ NOKPROBE_SYMBOL(__kmap_atomic_log_end);
  * @cpu: the CPU
  * @slot: the slot: an enum km_type, or a spare after KM_TYPE_NR
  * @type: where to write the type it was mapped as
+ * @level: where to write the interrupt level it was mapped at
  *
  * A snapshot: another CPU's log may change as it is read.
  *
  * Return: the call site of the map that holds @slot, or 0 if no log of
  * @cpu has it.
  */
-unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type)
+unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type,
+				      unsigned int *level)
 {
 	struct kmap_atomic_level_log *log = per_cpu_ptr(kmap_atomic_log, cpu);
 	unsigned int l, i, n;
@@ -1031,6 +1050,7 @@ unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsig
 		for (i = 0; i < n; i++) {
 			if (READ_ONCE(log[l].slot[i]) == slot) {
 				*type = READ_ONCE(log[l].type[i]);
+				*level = l;
 				return READ_ONCE(log[l].ip[i]);
 			}
 		}

@@ -31,6 +31,11 @@ static const char * const ctx_names[] = {
 	[TASK] = "task", [SOFTIRQ] = "softirq", [HARDIRQ] = "hard interrupt", [NMI] = "NMI",
 };
 
+/* What a log's level is, for a description. */
+static const char * const level_names[] = {
+	"task", "softirq", "hard interrupt", "a nested interrupt or NMI",
+};
+
 struct kmap_debug_cpu {
 	unsigned long maps[KM_TYPE_NR];		/* of highmem pages or pfns */
 	unsigned long high[KM_TYPE_NR];		/* of highmem pages */
@@ -149,7 +154,7 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
 {
 	struct kmap_atomic_where w;
 	struct kmap_debug_cpu *kd;
-	unsigned int type;
+	unsigned int type, level;
 	unsigned long off, ip;
 	size_t n;
 
@@ -159,7 +164,7 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
 		return scnprintf(buf, len, "fault at %#lx is in the padding after CPU%u's slots",
 				 addr, w.cpu);
 	kd = per_cpu_ptr(&kmap_debug_cpu, w.cpu);
-	ip = kmap_atomic_slot_holder(w.cpu, w.idx, &type);
+	ip = kmap_atomic_slot_holder(w.cpu, w.idx, &type, &level);
 	off = addr - kmap_atomic_slot_addr(w.cpu, w.idx);
 	n = scnprintf(buf, len, "fault at %#lx is %s on CPU%u + %#lx: ", addr,
 		      kmap_atomic_slot_label(w.idx), w.cpu, off);
@@ -169,7 +174,8 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
 	else
 		n += scnprintf(buf + n, len - n, "in the page that ");
 	if (ip)
-		n += scnprintf(buf + n, len - n, "%pS mapped as %s (held)", (void *)ip,
+		n += scnprintf(buf + n, len - n, "%pS mapped (held, %s, as %s)", (void *)ip,
+			       level_names[min_t(unsigned int, level, ARRAY_SIZE(level_names) - 1)],
 			       kmap_atomic_slot_name(type));
 	else if (READ_ONCE(kd->unmap_ip[w.idx]))
 		n += scnprintf(buf + n, len - n, "was unmapped by %pS (%s)",
@@ -197,14 +203,14 @@ void kmap_atomic_debug_fault(unsigned long address, bool fixed_up)
 {
 	struct kmap_atomic_where w;
 	char msg[256];
-	unsigned int type;
+	unsigned int type, level;
 	unsigned long ip;
 
 	if (!kmap_atomic_describe(address, msg, sizeof(msg)))
 		return;
 	kmap_atomic_count_kind(KMAP_REPORT_FAULT);
 	if (fixed_up && kmap_atomic_slot_of(address & PAGE_MASK, &w) && w.idx < KM_SLOTS_USED) {
-		ip = kmap_atomic_slot_holder(w.cpu, w.idx, &type) ?:
+		ip = kmap_atomic_slot_holder(w.cpu, w.idx, &type, &level) ?:
 		     READ_ONCE(per_cpu_ptr(&kmap_debug_cpu, w.cpu)->unmap_ip[w.idx]);
 		if (!kmap_atomic_site_first(ip ^ ((unsigned long)KMAP_REPORT_FAULT <<
 						  (BITS_PER_LONG - 4))))
@@ -217,16 +223,22 @@ void kmap_atomic_debug_fault(unsigned long address, bool fixed_up)
 static void show_held(void)
 {
 	struct kmap_atomic_level_log *log = this_cpu_ptr(kmap_atomic_log);
-	unsigned int l, i, n = 0;
+	unsigned int l, i, slot, n = 0;
+	unsigned long pfn;
 
 	for (l = 0; l < KM_LEVELS; l++) {
 		for (i = 0; i < min_t(unsigned int, log[l].n, KM_LOG_NR); i++) {
 			if (!n++)
-				pr_emerg("kmap_atomic: typed maps held on CPU%u:\n",
+				pr_emerg("kmap_atomic: typed slots held on CPU%u:\n",
 					 smp_processor_id());
-			pr_emerg(" level %u: %s in %s, mapped by %pS\n", l,
+			slot = log[l].slot[i];
+			pfn = slot < KM_SLOTS_USED ? pte_pfn(ptep_get(virt_to_kpte(
+				kmap_atomic_slot_addr(smp_processor_id(), slot)))) : 0;
+			pr_emerg(" %s: pfn %#lx mapped by %pS as %s (%s, pid %d)\n",
+				 kmap_atomic_slot_label(slot), pfn, (void *)log[l].ip[i],
 				 kmap_atomic_slot_name(log[l].type[i]),
-				 kmap_atomic_slot_label(log[l].slot[i]), (void *)log[l].ip[i]);
+				 level_names[min_t(unsigned int, l, ARRAY_SIZE(level_names) - 1)],
+				 log[l].task == current ? task_pid_nr(current) : -1);
 		}
 	}
 }
@@ -254,7 +266,7 @@ static struct notifier_block panic_nb = { .notifier_call = held_on_panic };
  */
 static int slots_show(struct seq_file *m, void *v)
 {
-	unsigned int cpu, i, type;
+	unsigned int cpu, i, type, level;
 	unsigned long ip;
 
 	seq_puts(m, "cpu slot                    maps     high  above4G collisions holder\n");
@@ -270,7 +282,7 @@ static int slots_show(struct seq_file *m, void *v)
 				seq_printf(m, "%3u spare%-15u %8s %8s %8s %10s ", cpu,
 					   i - KM_TYPE_NR, "-", "-", "-", "-");
 			/* A snapshot: the holder may change as we print. */
-			ip = kmap_atomic_slot_holder(cpu, i, &type);
+			ip = kmap_atomic_slot_holder(cpu, i, &type, &level);
 			if (ip)
 				seq_printf(m, "%pS (%s)\n", (void *)ip, kmap_atomic_slot_name(type));
 			else

@@ -597,11 +597,12 @@ static void invalid_type_at_run_time(struct kunit *test)
 /* A context that ends holding a slot: reported, reclaimed, counts restored. */
 struct leaker {
 	struct page *page;
-	void *give_back;	/* a lowmem pointer that unmaps first (2.6's rule) */
+	void *give_back;	/* a lowmem page mapped, unmapped with kunmap_atomic(addr) */
 	bool past_spares;	/* the slot and every spare mapped (and unmapped) around it */
 	struct page *under;	/* with past_spares: a kmap_local page of the worker's */
 	u32 under_seed;		/* what it holds */
 	void *leaked;
+	void *refused;		/* with past_spares: the map past the last spare */
 	struct completion done;
 	struct irq_work work;
 	struct tasklet_struct tasklet;
@@ -611,26 +612,24 @@ struct leaker {
 static void leak_in_irq(struct irq_work *work)
 {
 	struct leaker *l = container_of(work, struct leaker, work);
-	void *held[1 + TASK_SPARES];
+	void *held[TASK_SPARES];
 	unsigned int i;
 
-	/* With past_spares, the leaked map is a kmap_local fallback. */
+	l->leaked = kmap_atomic(l->page, l->type);
+	/* With past_spares, every spare too, and a map that gets NULL. */
 	for (i = 0; l->past_spares && i < ARRAY_SIZE(held); i++)
 		held[i] = kmap_atomic(l->page, l->type);
-	l->leaked = kmap_atomic(l->page, l->type);
-	while (i--)
-		kunmap_atomic(held[i], l->type);
+	if (l->past_spares)
+		l->refused = kmap_atomic(l->page, l->type);
 	if (l->give_back) {
 		/*
-		 * Deeper than the map, under a lowmem map of KM_IRQ0, so 2.6's
-		 * rule: only the counts (at its depth, the lowmem pointer would
-		 * stand for the map), the lowmem map's, then at that map's
-		 * unmap the map's.
+		 * A lowmem map unmapped by the one-argument form: its counts
+		 * given back, its entry left for the interrupt's end, which
+		 * must not give them back again.
 		 */
 		void *low = kmap_atomic(virt_to_page(l->give_back), KM_IRQ0);
 
-		kunmap_atomic(l->give_back, l->type);
-		kunmap_atomic(low, KM_IRQ0);
+		kunmap_atomic(low);
 	}
 	complete(&l->done);
 }
@@ -668,7 +667,7 @@ static int leak_on_cpu(void *arg)
 	pte_t *ptep;
 
 	init_completion(&l->done);
-	/* The interrupt's kmap_local fallback goes on this worker's stack. */
+	/* A kmap_local mapping of the worker's, which the interrupt must not touch. */
 	if (l->under)
 		under = kmap_local_page(l->under);
 	r->local_depth_before = current->kmap_ctrl.idx;
@@ -750,9 +749,10 @@ static void leak_from_hardirq(struct kunit *test)
 }
 
 /*
- * A lowmem pointer gave the map's counts back (2.6's rule), then the
- * interrupt returns without the map's own unmap: the slot is reclaimed,
- * and the counts are not given back a second time.
+ * A lowmem map unmapped by the one-argument form gave its counts back, and
+ * the interrupt returns without the unmap of its KM_IRQ1: the slot is
+ * released and reported, the lowmem map's entry dropped silently, and no
+ * count is given back twice.
  */
 static void leak_after_lowmem_unmap(struct kunit *test)
 {
@@ -760,14 +760,15 @@ static void leak_after_lowmem_unmap(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, slab);
 	leak_check(test, true, KM_IRQ1,
-		   "a hard interrupt returns holding KM_IRQ1, whose counts a lowmem unmap gave back",
+		   "a hard interrupt returns holding KM_IRQ1 after a one-argument unmap of a lowmem map",
 		   slab);
 }
 
 /*
- * Past the last spare the leaked map is a kmap_local fallback, on the
- * interrupted task's stack: the leak check pops it, and the task's stack
- * is as it was.
+ * A hard interrupt that leaks its slot and every spare it may take, and
+ * gets NULL past them, over a worker's kmap_local_page(): each map is
+ * released and reported where the interrupt returns, and the worker's
+ * mapping and kmap_local's stack are as they were.
  */
 static void leak_past_the_last_spare(struct kunit *test)
 {
@@ -777,22 +778,19 @@ static void leak_past_the_last_spare(struct kunit *test)
 		.l = { .page = t->page[0], .type = KM_IRQ0, .past_spares = true,
 		       .under = t->page[1], .under_seed = seed_of(t, 1) },
 	};
-	unsigned long leaked;
 	unsigned int i;
 
-	run_leak(test, &r, "a hard interrupt returns holding a kmap_local fallback of KM_IRQ0");
-	leaked = (unsigned long)r.l.leaked;
-	KUNIT_EXPECT_TRUE_MSG(test, leaked >= __fix_to_virt(FIX_KMAP_END) &&
-			      leaked <= __fix_to_virt(FIX_KMAP_BEGIN),
-			      "the leaked map is not a kmap_local fallback");
+	run_leak(test, &r, "a hard interrupt returns holding its slot and every spare");
+	KUNIT_EXPECT_NULL_MSG(test, r.l.refused, "the map past the last spare");
 	for (i = 0; i < KMAP_REPORT_NR; i++) {
-		unsigned long want = i == KMAP_REPORT_COLLISION ? TASK_SPARES + 1 :
-				     i == KMAP_REPORT_LEAK || i == KMAP_REPORT_NO_SPARE ? 1 : 0;
+		unsigned long want = i == KMAP_REPORT_COLLISION ? TASK_SPARES :
+				     i == KMAP_REPORT_LEAK ? TASK_SPARES + 1 :
+				     i == KMAP_REPORT_NO_SPARE ? 1 : 0;
 
 		KUNIT_EXPECT_EQ_MSG(test, t_rose(test, i), want, "reports of kind %u", i);
 	}
 	KUNIT_EXPECT_TRUE_MSG(test, r.under_intact,
-			      "the worker's kmap_local mapping under the fallback lost its page");
+			      "the worker's kmap_local mapping lost its page");
 }
 
 static void leak_from_softirq(struct kunit *test)
@@ -848,9 +846,8 @@ static void hot_misuse_hides_no_site(struct kunit *test)
 	double_unmap_at_b(p);
 	printed_b = kmap_atomic_reports_printed() - printed - printed_a;
 	expect_end(test);
-	/* Site B names another type: a wrong address rather than a double unmap. */
-	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_NOT_HELD], 1000UL);
-	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_WRONG_ADDRESS], 1UL);
+	/* A slot of this CPU's that maps nothing: a double unmap, whatever the type. */
+	KUNIT_EXPECT_EQ(test, t->rose[KMAP_REPORT_NOT_HELD], 1001UL);
 	KUNIT_EXPECT_EQ_MSG(test, printed_a, 1UL, "a hot call site printed other than once");
 	KUNIT_EXPECT_EQ_MSG(test, printed_b, 1UL, "the hot call site hid another's report");
 	KUNIT_EXPECT_TRUE(test, preemptible());
@@ -1037,11 +1034,11 @@ static void nested_collisions_any_order(struct kunit *test)
 }
 
 /*
- * Past the last spare a task is given kmap_local fallbacks: nothing is
- * lost and only the spares' exhaustion is reported (kmap_atomic_misuse's
- * spares_exhausted releases them out of kmap_local's order).
+ * Past the last spare a task's map gets NULL: nothing is lost, the
+ * spares are released last in first out, and the collisions and the NULL
+ * are reported.
  */
-#define PAST_LAST	(1 + TASK_SPARES + 2)
+#define PAST_LAST	(1 + TASK_SPARES + 1)
 
 static void past_the_last_spare(struct kunit *test)
 {
@@ -1049,7 +1046,7 @@ static void past_the_last_spare(struct kunit *test)
 	u32 **p = kunit_kcalloc(test, PAST_LAST, sizeof(*p), GFP_KERNEL);
 	unsigned int i, bad = 0;
 	struct counts_snap a, b;
-	bool fallback_local;
+	bool refused;
 
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 	KUNIT_ASSERT_NOT_NULL(test, p);
@@ -1063,10 +1060,8 @@ static void past_the_last_spare(struct kunit *test)
 	expect_begin(test, "every spare of this CPU in use");
 	for (i = 0; i < PAST_LAST; i++)
 		p[i] = kmap_atomic(pages[i], KM_USER0);
-	fallback_local = kmap_atomic_to_page(p[PAST_LAST - 1]) == pages[PAST_LAST - 1] &&
-			 (unsigned long)p[PAST_LAST - 1] >= __fix_to_virt(FIX_KMAP_END) &&
-			 (unsigned long)p[PAST_LAST - 1] <= __fix_to_virt(FIX_KMAP_BEGIN);
-	for (i = PAST_LAST; i-- > 0;) {
+	refused = !p[PAST_LAST - 1];
+	for (i = PAST_LAST - 1; i-- > 0;) {
 		bad += !holds(p[i], 0x9000 + 0x100 * i);
 		kunmap_atomic(p[i], KM_USER0);
 	}
@@ -1075,9 +1070,9 @@ static void past_the_last_spare(struct kunit *test)
 	for (i = 0; i < PAST_LAST; i++)
 		__free_page(pages[i]);
 
-	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_COLLISION), (unsigned long)PAST_LAST - 1);
-	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_NO_SPARE), 2UL);
-	KUNIT_EXPECT_TRUE_MSG(test, fallback_local, "the last map is not a kmap_local fallback");
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_COLLISION), (unsigned long)TASK_SPARES);
+	KUNIT_EXPECT_EQ(test, t_rose(test, KMAP_REPORT_NO_SPARE), 1UL);
+	KUNIT_EXPECT_TRUE_MSG(test, refused, "the map past the last spare was not refused");
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0U, "mappings that lost their page");
 	KUNIT_EXPECT_EQ(test, b.preempt, a.preempt);
 	KUNIT_EXPECT_EQ(test, b.pagefault, a.pagefault);

@@ -157,7 +157,8 @@ void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigne
 			unsigned long addr, unsigned long ip, const char *fmt, ...);
 
 /* For mm/kmap_atomic/debug.c: who holds a slot, by the logs. */
-unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type);
+unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type,
+				      unsigned int *level);
 bool kmap_atomic_slot_held(unsigned int slot);
 const char *kmap_atomic_slot_label(unsigned int slot);
 
