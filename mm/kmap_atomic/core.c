@@ -1010,7 +1010,6 @@ void __kmap_atomic_log_end(enum kmap_atomic_context_end end)
 			preempt_enable_no_resched();
 		if (end == KMAP_END_TASK_DIES) {
 			kmap_atomic_report_count();
-			atomic_long_inc(&report_kinds[KMAP_REPORT_LEAK]);
 			pr_emerg("kmap_atomic: %s on CPU%u, mapped by %pS as %s, is still held as %s: reclaimed\n",
 				 kmap_atomic_slot_label(e.slot), smp_processor_id(), (void *)e.ip,
 				 kmap_atomic_slot_name(e.type), context_ends[end]);
