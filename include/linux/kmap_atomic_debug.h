@@ -34,8 +34,10 @@ enum kmap_atomic_context_end {
  * The map log of a CPU's typed maps at one interrupt level
  * (mm/kmap_atomic/core.c): in map order, each map's slot (an enum km_type,
  * a spare after KM_TYPE_NR, or KM_LOG_LOWMEM for a lowmem page, which
- * takes none), the type it was mapped as and its call site; whose counts
- * the maps raised, and what they were before the first.
+ * takes none), the type it was mapped as, the address it returned and its
+ * call site; whose counts the maps raised, and what they were before the
+ * first (page faults off; preemption off, without the interrupt and
+ * bottom-half counts a level may change and restore meanwhile).
  */
 #define KM_SLOTS_USED		(KM_TYPE_NR + KM_SPARE_SLOTS)
 #define KM_LOG_NR		KM_SLOTS_USED
@@ -49,9 +51,10 @@ struct kmap_atomic_level_log {
 	unsigned int		n;
 	struct task_struct	*task;	/* compared, never followed */
 	int			pf_base;	/* pagefault_disabled before the first map */
-	int			pc_base;	/* preempt_count() before the first map */
+	int			pc_base;	/* ... & PREEMPT_MASK */
 	u8			slot[KM_LOG_NR];
 	u8			type[KM_LOG_NR];
+	unsigned long		addr[KM_LOG_NR];
 	unsigned long		ip[KM_LOG_NR];
 };
 

@@ -377,7 +377,7 @@ static __always_inline void log_begin(struct kmap_atomic_level_log *log)
 {
 	log->task = current;
 	log->pf_base = current->pagefault_disabled - 1;
-	log->pc_base = preempt_count() - 1;
+	log->pc_base = (preempt_count() & PREEMPT_MASK) - 1;
 }
 
 /* Does @log hold a map whose counts were given back (a lowmem map's)? */
@@ -388,12 +388,13 @@ static __always_inline bool log_unowed(const struct kmap_atomic_level_log *log)
 
 /* Append a map to @log, begun. */
 static __always_inline void log_append(struct kmap_atomic_level_log *log, unsigned int slot,
-				       unsigned int type, unsigned long ip)
+				       unsigned int type, unsigned long addr, unsigned long ip)
 {
 	unsigned int n = log->n;
 
 	log->slot[n] = slot;
 	log->type[n] = type;
+	log->addr[n] = addr;
 	log->ip[n] = ip;
 	barrier();	/* a fault report in an NMI reads whole entries */
 	WRITE_ONCE(log->n, n + 1);
@@ -418,6 +419,7 @@ static void release_entry(struct kmap_atomic_level_log *log, unsigned int i, uns
 	}
 	memmove(&log->slot[i], &log->slot[i + 1], n - i);
 	memmove(&log->type[i], &log->type[i + 1], n - i);
+	memmove(&log->addr[i], &log->addr[i + 1], (n - i) * sizeof(log->addr[0]));
 	memmove(&log->ip[i], &log->ip[i + 1], (n - i) * sizeof(log->ip[0]));
 	WRITE_ONCE(log->n, n);
 }
@@ -457,19 +459,29 @@ static struct give_back counts_above_base(const struct kmap_atomic_level_log *lo
 {
 	return (struct give_back) {
 		.pf = current->pagefault_disabled > log->pf_base,
-		.pc = preempt_count() - guard > log->pc_base,
+		.pc = (int)(preempt_count() & PREEMPT_MASK) - (int)guard > log->pc_base,
 	};
 }
 
-/* The newest entry of @log whose slot maps @vaddr, or -1. */
-static int entry_at(const struct kmap_atomic_level_log *log, unsigned long vaddr)
+/*
+ * The newest entry of @log that returned @vaddr, of @type if one did; or
+ * -1. @slots: only slots' (an end pointer is a slot's only: a lowmem
+ * pointer is 2.6's rule).
+ */
+static int entry_at(const struct kmap_atomic_level_log *log, unsigned long vaddr,
+		    unsigned int type, bool slots)
 {
-	int i;
+	int i, found = -1;
 
-	for (i = log->n - 1; i >= 0; i--)
-		if (log->slot[i] != KM_LOG_LOWMEM && slot_addr(log->slot[i]) == vaddr)
+	for (i = log->n - 1; i >= 0; i--) {
+		if (log->addr[i] != vaddr || (slots && log->slot[i] == KM_LOG_LOWMEM))
+			continue;
+		if (log->type[i] == type)
 			return i;
-	return -1;
+		if (found < 0)
+			found = i;
+	}
+	return found;
 }
 
 /*
@@ -531,16 +543,24 @@ static enum unmap_kind kmap_atomic_pick(struct kmap_atomic_level_log *log, const
 {
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	struct kmap_atomic_where w;
+	bool slot = kmap_atomic_slot_of(vaddr, &w) && w.cpu == smp_processor_id();
 	int end;
 
-	*i = entry_at(log, vaddr);
-	end = offset_in_page(addr) ? -1 : entry_at(log, vaddr - PAGE_SIZE);
-	if (*i >= 0 && !(end >= 0 && log->type[*i] != type && log->type[end] == type))
+	*i = entry_at(log, vaddr, type, false);
+	end = offset_in_page(addr) ? -1 : entry_at(log, vaddr - PAGE_SIZE, type, true);
+	/*
+	 * A slot's address is the end of the slot below it in memory: a map of
+	 * that one only if the type says so (else unmapped twice, say).
+	 */
+	if (end >= 0 && slot && log->type[end] != type)
+		end = -1;
+	if (*i >= 0 && !(end >= 0 && log->type[*i] != type))
 		return UNMAP_ENTRY;
 	*i = end;
 	if (end >= 0)
 		return UNMAP_END;
-	if (kmap_atomic_slot_of(vaddr, &w) && w.cpu == smp_processor_id())
+	/* Another slot of this CPU, or NULL (a refused map's): nothing. */
+	if (slot || !addr)
 		return UNMAP_SLOT;
 	if (vaddr == kmap_atomic_local_top() && current->pagefault_disabled > counts_owed(level))
 		return UNMAP_ONE_ARG;
@@ -581,7 +601,8 @@ static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int ty
 
 	switch (kind) {
 	case UNMAP_ENTRY:
-		if (e->type != type_key(type))
+		/* A lowmem map by its own address: 2.6's lowmem rule, whatever the type. */
+		if (e->type != type_key(type) && e->slot != KM_LOG_LOWMEM)
 			report(bad, type, pfn, addr, ip,
 			       "%pS unmaps %p with %s, but %pS mapped it as %s (the wrong type or form?): released, its counts given back",
 			       (void *)ip, addr, name, (void *)e->ip,
@@ -603,6 +624,12 @@ static void report_unmap(enum unmap_kind kind, const void *addr, unsigned int ty
 		       (void *)ip, addr, name);
 		break;
 	case UNMAP_SLOT:
+		if (!addr) {
+			report(KMAP_REPORT_NOT_HELD, type, pfn, addr, ip,
+			       "%pS unmaps NULL with %s (a refused map's?): nothing changed",
+			       (void *)ip, name);
+			break;
+		}
 		kmap_atomic_slot_of((unsigned long)addr & PAGE_MASK, &w);
 		report(!w.guard && kmap_atomic_slot_held(w.idx) ?
 		       KMAP_REPORT_OTHER_CONTEXT : KMAP_REPORT_NOT_HELD, type, pfn, addr, ip,
@@ -645,8 +672,7 @@ static noinline void unmap_slow(const void *addr, unsigned int type, unsigned lo
 	kind = kmap_atomic_pick(log, addr, type_key(type), level, &i);
 	if (i >= 0) {
 		e = (struct km_entry) { log->slot[i], log->type[i], log->ip[i] };
-		vaddr = e.slot == KM_LOG_LOWMEM ? (unsigned long)addr & PAGE_MASK :
-			slot_addr(e.slot);
+		vaddr = log->addr[i];
 		pfn = e.slot != KM_LOG_LOWMEM ? pte_pfn(ptep_get(slot_pte(e.slot))) :
 		      kmap_atomic_is_lowmem(vaddr) ? PFN_DOWN(__pa(vaddr)) : 0;
 		release_entry(log, i, ip);
@@ -753,8 +779,9 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 	if (log->n >= KM_LOG_NR) {
 		why = "its context's map log full";
 	} else if (page && !PageHighMem(page)) {
-		log_append(log, KM_LOG_LOWMEM, min_t(unsigned int, type, KM_TYPE_NR), ip);
 		addr = lowmem_page_address(page);
+		log_append(log, KM_LOG_LOWMEM, min_t(unsigned int, type, KM_TYPE_NR),
+			   (unsigned long)addr, ip);
 	} else {
 		if (type < KM_TYPE_NR && (!in_nmi() || nmi_slot(type)) && claim(type, pfn, prot)) {
 			slot = type;
@@ -776,8 +803,9 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 				      "a type that is no slot and every spare in use";
 		}
 		if (slot >= 0) {
-			log_append(log, slot, min_t(unsigned int, type, KM_TYPE_NR), ip);
 			addr = (void *)slot_addr(slot);
+			log_append(log, slot, min_t(unsigned int, type, KM_TYPE_NR),
+				   (unsigned long)addr, ip);
 			/* An interrupted unmap of this slot may not have flushed yet. */
 			if (kmap_atomic_log_level())
 				arch_kmap_local_post_unmap((unsigned long)addr);
@@ -825,16 +853,16 @@ static __always_inline void *map_default(struct page *page, unsigned long pfn,
 	if (likely(static_branch_likely(&kmap_atomic_template_ok) && idx < KM_TYPE_NR &&
 		   n < KM_LOG_NR && log->task == current && !log_unowed(log) && !in_nmi())) {
 		if (page && !PageHighMem(page)) {
-			log_append(log, KM_LOG_LOWMEM, idx, ip);
 			vaddr = (unsigned long)lowmem_page_address(page);
+			log_append(log, KM_LOG_LOWMEM, idx, vaddr, ip);
 			goto mapped;
 		}
 		if (page)
 			pfn = page_to_pfn(page);
 		if (likely(claim_none_pte(this_cpu_read(kmap_atomic_cpu.ptes[idx]),
 					  template_pte(pfn)))) {
-			log_append(log, idx, idx, ip);
 			vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
+			log_append(log, idx, idx, vaddr, ip);
 			/* An interrupted unmap of this slot may not have flushed yet. */
 			if (unlikely(kmap_atomic_log_level()))
 				arch_kmap_local_post_unmap(vaddr);
@@ -929,17 +957,14 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 	n = log->n;
 	if (likely(n && idx < KM_TYPE_NR && log->type[n - 1] == idx && log->task == current)) {
 		slot = log->slot[n - 1];
-		if (likely(slot == idx && this_cpu_read(kmap_atomic_cpu.addrs[idx]) == vaddr)) {
-			if (trace_kmap_atomic_unmap_enabled())
-				unmap_event(idx, pte_pfn(ptep_get(this_cpu_read(kmap_atomic_cpu.ptes[idx]))),
-					    vaddr, _RET_IP_);
-			clear_slot(this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr);
-			kmap_atomic_debug_unmapped(idx, _RET_IP_);
-		} else if (slot != KM_LOG_LOWMEM || !kmap_atomic_is_lowmem(vaddr)) {
+		/* A lowmem map's counts a one-argument unmap may have given back. */
+		if (unlikely(slot != idx || log->addr[n - 1] != vaddr))
 			goto slow;
-		} else if (trace_kmap_atomic_unmap_enabled()) {
-			unmap_event(idx, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);
-		}
+		if (trace_kmap_atomic_unmap_enabled())
+			unmap_event(idx, pte_pfn(ptep_get(this_cpu_read(kmap_atomic_cpu.ptes[idx]))),
+				    vaddr, _RET_IP_);
+		clear_slot(this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr);
+		kmap_atomic_debug_unmapped(idx, _RET_IP_);
 		WRITE_ONCE(log->n, n - 1);
 		pagefault_enable();
 		preempt_enable_no_resched();

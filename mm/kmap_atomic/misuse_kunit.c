@@ -725,8 +725,8 @@ static void spares_exhausted(struct kunit *test)
 
 /*
  * A one-argument unmap of a typed lowmem map under pagefault_disable()
- * (the two forms mixed) gives its counts back and leaves its place on
- * the typed maps' stack. A one-argument kmap_local map after it, in a
+ * (the two forms mixed) gives its counts back and leaves its entry in the
+ * map log. A one-argument kmap_local map after it, in a
  * loop, must still be released by its own unmap, with no report: sent to
  * the typed unmap, its entry would stay, up to kmap_local's BUG().
  */
@@ -760,9 +760,10 @@ static void one_arg_maps_after_a_mixed_unmap(struct kunit *test)
 		deepest = max(deepest, current->kmap_ctrl.idx);
 		kunmap_atomic(x);
 	}
-	/* The typed map's place, given back as its typed unmap would. */
-	preempt_disable();
-	pagefault_disable();
+	/*
+	 * Its typed unmap, too: the entry goes, and the counts, which the
+	 * one-argument unmap gave back already, are not taken below zero.
+	 */
 	kunmap_atomic(l, KM_USER0);
 	counts_now(&after);
 

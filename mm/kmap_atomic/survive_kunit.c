@@ -688,15 +688,17 @@ static void collisions_until_null(struct kunit *test)
  *   map:           a lowmem page is appended; a highmem one gets its named
  *                  slot if free, else a spare, else NULL (so does any map
  *                  with the log full)
- *   unmap:         a mapping's own address: it goes, unless the type is
- *                  wrong and the mapping below it in memory has that type
- *                  (the address is that one's end pointer)
+ *   unmap:         a map's own address: the newest map there (of the type,
+ *                  if one is: lowmem maps share an address) goes, unless
+ *                  the type is wrong and the mapping below it in memory
+ *                  has that type (the address is that one's end pointer);
+ *                  reported for a mapping of another type
  *   wrong pointer: a lowmem or vmalloc address: the newest lowmem map of
  *                  the type, else the newest map of the type, else the
  *                  newest lowmem map, else the newest map; reported
  *                  unless a lowmem address takes a lowmem map
  *   double unmap:  a named slot's address unmapped already: the mapping
- *                  whose end it is, or nothing
+ *                  whose end it is if that has the type, else nothing
  *   unmap of nothing: nothing changes
  *
  * After every step: the counts are the model's, every mapping shows its
@@ -832,15 +834,21 @@ static int model_rank(struct random_run *r, enum km_type type)
 	return best;
 }
 
-/* The newest mapping at @addr, or -1. */
-static int model_at(struct random_run *r, unsigned long addr)
+/* As kmap_atomic_pick()'s entry_at(): the newest entry at @addr, of @type if one is. */
+static int model_at(struct random_run *r, unsigned long addr, enum km_type type, bool slots)
 {
-	int i;
+	int i, found = -1;
 
-	for (i = r->n - 1; i >= 0; i--)
-		if (r->stack[i].kind != LOWMEM_MAP && (unsigned long)r->stack[i].addr == addr)
+	for (i = r->n - 1; i >= 0; i--) {
+		if ((unsigned long)r->stack[i].addr != addr ||
+		    (slots && r->stack[i].kind == LOWMEM_MAP))
+			continue;
+		if (r->stack[i].type == type)
 			return i;
-	return -1;
+		if (found < 0)
+			found = i;
+	}
+	return found;
 }
 
 static void remove_entry(struct random_run *r, unsigned int i)
@@ -900,18 +908,18 @@ static void random_step(struct random_run *r)
 			     e.kind, want);
 		r->stack[r->n++] = e;
 		check_state(r, want != LOWMEM_MAP && want != NAMED, "map");
-	} else if (op < 11 && r->n) {			/* unmap a mapping, its type or not */
-		i = pick(r, r->n);
-		if (r->stack[i].kind == LOWMEM_MAP)
-			return;
-		e = r->stack[i];
+	} else if (op < 11 && r->n) {			/* unmap a map by its address */
+		e = r->stack[pick(r, r->n)];
 		if (pick(r, 3))
 			type = e.type;
+		/* The newest at the address, of the type if one is (lowmem maps share one). */
+		i = model_at(r, (unsigned long)e.addr, type, false);
 		/* A wrong type, and the mapping whose end this is has it: that one. */
-		below = model_at(r, (unsigned long)e.addr - PAGE_SIZE);
-		if (type != e.type && below >= 0 && r->stack[below].type == type)
+		below = e.kind == LOWMEM_MAP ? -1 :
+			model_at(r, (unsigned long)e.addr - PAGE_SIZE, type, true);
+		if (r->stack[i].type != type && below >= 0 && r->stack[below].type == type)
 			i = below;
-		misuse = type != e.type;
+		misuse = r->stack[i].type != type && r->stack[i].kind != LOWMEM_MAP;
 		kunmap_atomic(e.addr, type);
 		e = r->stack[i];
 		remove_entry(r, i);
@@ -928,8 +936,11 @@ static void random_step(struct random_run *r)
 		kunmap_atomic(low ? (void *)r->buf : r->vm, type);
 		remove_entry(r, i);
 		check_state(r, !(low && e.kind == LOWMEM_MAP), "a wrong pointer");
-	} else if (op == 13 && r->stale && model_at(r, (unsigned long)r->stale) < 0) {
-		i = model_at(r, (unsigned long)r->stale - PAGE_SIZE);
+	} else if (op == 13 && r->stale && model_at(r, (unsigned long)r->stale, 0, false) < 0) {
+		/* The end of the slot below it, only if that one has the type. */
+		i = model_at(r, (unsigned long)r->stale - PAGE_SIZE, r->stale_type, true);
+		if (i >= 0 && r->stack[i].type != r->stale_type)
+			i = -1;
 		kunmap_atomic(r->stale, r->stale_type);
 		if (i >= 0)
 			remove_entry(r, i);
