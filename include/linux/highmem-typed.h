@@ -253,12 +253,13 @@ static inline unsigned long kmap_atomic_reports_printed(void)
  * page gives page_address() and uses no slot; a highmem page gets the
  * slot's pte, written into a pte that must be none. If it is not (the
  * slot is in use on this CPU) or @type is no slot, that is reported once
- * per call site and the page is mapped in a spare slot instead; past the
- * last spare, with kmap_local.
+ * per call site and the page is mapped in a spare slot instead (so is an
+ * NMI's map of a slot that is not an NMI's). The map is logged with its
+ * call site for the unmap and for the end of the context.
  *
  * Return: the kernel virtual address of @page; NULL, with a report and
- * preemption and page faults as before, only for misuse past every spare
- * in an NMI, or with kmap_local's stack half full.
+ * preemption and page faults as before, only for misuse: every spare in
+ * use, or the context holding as many maps as the log takes.
  */
 #define kmap_atomic_prot_typed(page, type, prot)			\
 ({									\
@@ -306,13 +307,14 @@ static inline unsigned long kmap_atomic_reports_printed(void)
  * Written kunmap_atomic(addr, type). Clears the slot's pte and flushes that
  * one address on this CPU, so that the old address faults from now on,
  * then enables page faults and preemption again. A lowmem address (from a
- * lowmem page, which used no slot) only does the latter, as in 2.6. An
- * unmap that stands for a map of this context with the wrong type, or a
- * lowmem pointer passed for its last map of @type, releases that map and
- * is reported once per call site; one that stands for no map (twice,
- * another context's or CPU's, made up) is reported and changes nothing:
- * no pte, and no preemption or page-fault count. See
- * Documentation/mm/kmap-atomic.rst. Passing the page instead of the
+ * lowmem page, which used no slot) only does the latter, as in 2.6. Every
+ * unmap releases exactly one map of this context, or none: the map at
+ * @addr's page (or whose end @addr is); for any other address, the map it
+ * stands for by the rules of Documentation/mm/kmap-atomic.rst (2.6's
+ * lowmem rule: a lowmem pointer for a lowmem map of @type). Each misuse is
+ * reported once per call site; one that stands for no map (twice, a free
+ * slot, another context's, NULL, nothing mapped) changes nothing: no pte,
+ * and no preemption or page-fault count. Passing the page instead of the
  * address does not compile.
  */
 #define kunmap_atomic_typed(addr, type)					\

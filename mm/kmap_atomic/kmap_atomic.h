@@ -99,9 +99,9 @@ static inline void kmap_atomic_pop_released(void)
 
 /*
  * A pte bit, meaningless in a kernel mapping, that tags a typed map's
- * kmap_local entry (a slots kernel's fallback, every typed map without
- * the slots), so that a kmap_local_page() of the same page at the same
- * place is never taken for it. There is no safe default: the
+ * kmap_local entry (every typed map without the slots), so that a
+ * kmap_local_page() of the same page at the same place is never taken for
+ * it. There is no safe default: the
  * architecture names one of its software bits.
  */
 #ifndef arch_kmap_atomic_fallback_tag
@@ -109,10 +109,10 @@ static inline void kmap_atomic_pop_released(void)
 #endif
 
 /*
- * kmap_local's entries a slots kernel's fallback may take:
- * kmap_local_idx_push() BUG()s when the index reaches KM_MAX_IDX, and
- * every softirq, hard interrupt and NMI that comes on the task pushes its
- * own maps on the same stack. Fallbacks leave it half: KM_LOCAL_RESERVE
+ * kmap_local's entries the typed maps of a kernel without the slots may
+ * take: kmap_local_idx_push() BUG()s when the index reaches KM_MAX_IDX,
+ * and every softirq, hard interrupt and NMI that comes on the task pushes
+ * its own maps on the same stack. Typed maps leave it half: KM_LOCAL_RESERVE
  * maps, each KM_LOCAL_INCR entries.
  */
 #define KM_LOCAL_INCR		(IS_ENABLED(CONFIG_DEBUG_KMAP_LOCAL) ? 2 : 1)
