@@ -313,6 +313,7 @@ void kmap_atomic_count_kind(enum kmap_atomic_report kind)
 {
 	atomic_long_inc(&report_kinds[kind]);
 }
+
 NOKPROBE_SYMBOL(kmap_atomic_count_kind);
 
 /**
@@ -344,6 +345,7 @@ void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigne
 	WARN(1, "kmap_atomic: %pV\n", &vaf);
 	va_end(args);
 }
+
 NOKPROBE_SYMBOL(kmap_atomic_report);
 
 #define report(kind, type, pfn, addr, ip, fmt, ...)			\
@@ -950,6 +952,7 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 	unsigned long vaddr = (unsigned long)addr & PAGE_MASK;
 	struct kmap_atomic_level_log *log;
 	unsigned int n, idx = type, slot;
+	pte_t *ptep;
 
 	/* A misused unmap may come preemptible: stay on this CPU. */
 	preempt_disable();
@@ -960,10 +963,10 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 		/* A lowmem map's counts a one-argument unmap may have given back. */
 		if (unlikely(slot != idx || log->addr[n - 1] != vaddr))
 			goto slow;
+		ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
 		if (trace_kmap_atomic_unmap_enabled())
-			unmap_event(idx, pte_pfn(ptep_get(this_cpu_read(kmap_atomic_cpu.ptes[idx]))),
-				    vaddr, _RET_IP_);
-		clear_slot(this_cpu_read(kmap_atomic_cpu.ptes[idx]), vaddr);
+			unmap_event(idx, pte_pfn(ptep_get(ptep)), vaddr, _RET_IP_);
+		clear_slot(ptep, vaddr);
 		kmap_atomic_debug_unmapped(idx, _RET_IP_);
 		WRITE_ONCE(log->n, n - 1);
 		pagefault_enable();

@@ -105,7 +105,6 @@ static void check_context(enum km_type type, u8 ctx, bool irqs_off, unsigned lon
 				   ctx == TASK && softirq_count() ? " and bottom halves off" : "");
 }
 
-
 /* Each typed map, before the core maps it; preemption is off. */
 void kmap_atomic_debug_map(unsigned int type, unsigned long pfn, struct page *page,
 			   unsigned long ip)
@@ -182,7 +181,8 @@ size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len)
 			       (void *)READ_ONCE(kd->unmap_ip[w.idx]),
 			       ctx_names[READ_ONCE(kd->unmap_ctx[w.idx])]);
 	else
-		n += scnprintf(buf + n, len - n, "no map holds (never mapped, or released where its context ended)");
+		n += scnprintf(buf + n, len - n,
+			       "no map holds (never mapped, or released where its context ended)");
 	return n;
 }
 EXPORT_SYMBOL_GPL(kmap_atomic_describe);
@@ -224,7 +224,7 @@ static void show_held(void)
 {
 	struct kmap_atomic_level_log *log = this_cpu_ptr(kmap_atomic_log);
 	unsigned int l, i, slot, n = 0;
-	unsigned long pfn;
+	unsigned long pfn, addr;
 
 	for (l = 0; l < KM_LEVELS; l++) {
 		for (i = 0; i < min_t(unsigned int, log[l].n, KM_LOG_NR); i++) {
@@ -232,8 +232,8 @@ static void show_held(void)
 				pr_emerg("kmap_atomic: typed slots held on CPU%u:\n",
 					 smp_processor_id());
 			slot = log[l].slot[i];
-			pfn = slot < KM_SLOTS_USED ? pte_pfn(ptep_get(virt_to_kpte(
-				kmap_atomic_slot_addr(smp_processor_id(), slot)))) : 0;
+			addr = kmap_atomic_slot_addr(smp_processor_id(), slot);
+			pfn = slot < KM_SLOTS_USED ? pte_pfn(ptep_get(virt_to_kpte(addr))) : 0;
 			pr_emerg(" %s: pfn %#lx mapped by %pS as %s (%s, pid %d)\n",
 				 kmap_atomic_slot_label(slot), pfn, (void *)log[l].ip[i],
 				 kmap_atomic_slot_name(log[l].type[i]),
@@ -284,7 +284,8 @@ static int slots_show(struct seq_file *m, void *v)
 			/* A snapshot: the holder may change as we print. */
 			ip = kmap_atomic_slot_holder(cpu, i, &type, &level);
 			if (ip)
-				seq_printf(m, "%pS (%s)\n", (void *)ip, kmap_atomic_slot_name(type));
+				seq_printf(m, "%pS (%s)\n", (void *)ip,
+					   kmap_atomic_slot_name(type));
 			else
 				seq_puts(m, "-\n");
 		}

@@ -325,7 +325,8 @@ static void buggy_loop(struct kunit *test)
 	}
 	expect_same(test, &task_before, &task_after, "the context ended");
 	if (c->bug != ONE_ARG_UNMAP_LOWMEM)
-		KUNIT_EXPECT_EQ_MSG(test, r->logged, 0U, "maps still in this CPU's logs afterwards");
+		KUNIT_EXPECT_EQ_MSG(test, r->logged, 0U,
+				    "maps still in this CPU's logs afterwards");
 	KUNIT_EXPECT_TRUE_MSG(test, r->named[0], "a correct map of %s did not get its slot",
 			      kmap_atomic_slot_name(slot_pair[c->where][0]));
 	KUNIT_EXPECT_TRUE_MSG(test, r->named[1], "a correct map of %s did not get its slot",
@@ -759,9 +760,10 @@ struct random_run {
 /* On the first failure: the last steps, the model and the log. */
 static void dump_run(struct random_run *r)
 {
-	const struct kmap_atomic_level_log *log = raw_cpu_ptr(&kmap_atomic_log[kmap_atomic_log_level()]);
+	const struct kmap_atomic_level_log *log;
 	unsigned int i;
 
+	log = raw_cpu_ptr(&kmap_atomic_log[kmap_atomic_log_level()]);
 	for (i = 0; i < ARRAY_SIZE(r->history); i++)
 		pr_info("kmap_atomic_survive: step %d: %s\n", (int)r->step - (int)i,
 			r->history[(r->step - i) % ARRAY_SIZE(r->history)] ?: "-");
