@@ -845,8 +845,9 @@ static noinline void *map_slow(struct page *page, unsigned long pfn, unsigned in
 static __always_inline void *map_default(struct page *page, unsigned long pfn,
 					 unsigned int type, unsigned long ip)
 {
-	struct kmap_atomic_level_log *log = this_log();
-	unsigned int n = log->n, idx = type;
+	unsigned int level = kmap_atomic_log_level(), idx = type;
+	struct kmap_atomic_level_log *log = this_cpu_ptr(&kmap_atomic_log[level]);
+	unsigned int n = log->n;
 	unsigned long vaddr;
 
 	kmap_atomic_debug_map(type, pfn, page, ip);
@@ -866,7 +867,7 @@ static __always_inline void *map_default(struct page *page, unsigned long pfn,
 			vaddr = this_cpu_read(kmap_atomic_cpu.addrs[idx]);
 			log_append(log, idx, idx, vaddr, ip);
 			/* An interrupted unmap of this slot may not have flushed yet. */
-			if (unlikely(kmap_atomic_log_level()))
+			if (unlikely(level))
 				arch_kmap_local_post_unmap(vaddr);
 			goto mapped;
 		}
