@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CONFIG_DEBUG_KMAP_ATOMIC: the checks on typed atomic kmaps, what they
- * count, the hooks where a context ends (a system call, an exception or
- * interrupt returning to user space, a hard interrupt, a softirq handler,
- * an NMI, a task that an oops kills) that reclaim slots left held, and the
- * one in the kernel's page fault path that says which slot a faulting
- * address is.
+ * Typed atomic kmaps where a context ends: the per-CPU map logs
+ * (mm/kmap_atomic/core.c), and the hook that releases and reports what a
+ * context leaves in its log where it ends (a system call, an exception or
+ * interrupt returning to user space, a work item, a kernel thread, a hard
+ * interrupt, a softirq handler, an NMI, a task that an oops kills).
+ * With CONFIG_DEBUG_KMAP_ATOMIC, the hook in the kernel's page fault path
+ * that says which slot a faulting address is.
  */
 #ifndef _LINUX_KMAP_ATOMIC_DEBUG_H
 #define _LINUX_KMAP_ATOMIC_DEBUG_H

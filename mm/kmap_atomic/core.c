@@ -24,8 +24,10 @@
  * kernel, and reported once per call site and kind; nothing reaches a
  * BUG(): a map into a slot in use or with a type that is no slot gets a
  * spare, and past the last spare, or with the log full, NULL with the
- * counts given back. CONFIG_DEBUG_KMAP_ATOMIC checks the context rules and
- * describes faults on the slots (debug.c), from the same log.
+ * counts given back.
+ *
+ * CONFIG_DEBUG_KMAP_ATOMIC checks the context rules and describes faults
+ * on the slots (debug.c), from the same log.
  *
  * The one-argument kmap_atomic() is kmap_local's and is not touched here;
  * the two kinds of mapping use separate fixmap ranges and can be held

@@ -156,7 +156,7 @@ __printf(6, 7)
 void kmap_atomic_report(enum kmap_atomic_report kind, unsigned int type, unsigned long pfn,
 			unsigned long addr, unsigned long ip, const char *fmt, ...);
 
-/* For mm/kmap_atomic/debug.c: who holds a slot, by the logs. */
+/* Who holds a slot, by the logs: for the reports, here and in debug.c. */
 unsigned long kmap_atomic_slot_holder(unsigned int cpu, unsigned int slot, unsigned int *type,
 				      unsigned int *level);
 bool kmap_atomic_slot_held(unsigned int slot);
