@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Typed maps that live on kmap_local's stack: every typed map of a kernel
- * without the slots (CONFIG_KMAP_ATOMIC_SLOTS=n), and a slots kernel's
- * fallbacks for misuse (mm/kmap_atomic/core.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
+ * Typed maps on kmap_local's stack: every typed map of a kernel without
+ * the slots (CONFIG_KMAP_ATOMIC_SLOTS=n); with them, kmap_atomic_local_top()
+ * only (mm/kmap_atomic/core.c). CONFIG_KMAP_ATOMIC_ANY_ORDER:
  * HIGHMEM where the architecture has the slots (x86-32).
  *
  * kmap_local releases its entries in reverse order only: its unmap clears

@@ -961,16 +961,24 @@ void __kunmap_atomic_addr(const void *addr, enum km_type type)
 	preempt_disable();
 	log = this_log();
 	n = log->n;
-	if (likely(n && idx < KM_TYPE_NR && log->type[n - 1] == idx && log->task == current)) {
+	if (likely(n && idx < KM_TYPE_NR && log->type[n - 1] == idx && log->task == current &&
+		   log->addr[n - 1] == vaddr)) {
 		slot = log->slot[n - 1];
-		/* A lowmem map's counts a one-argument unmap may have given back. */
-		if (unlikely(slot != idx || log->addr[n - 1] != vaddr))
+		if (slot == KM_LOG_LOWMEM) {
+			/* Unless a one-argument unmap gave a lowmem map's counts back. */
+			if (unlikely((int)n > current->pagefault_disabled - log->pf_base))
+				goto slow;
+			if (trace_kmap_atomic_unmap_enabled())
+				unmap_event(idx, PFN_DOWN(__pa(vaddr)), vaddr, _RET_IP_);
+		} else if (likely(slot == idx)) {
+			ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
+			if (trace_kmap_atomic_unmap_enabled())
+				unmap_event(idx, pte_pfn(ptep_get(ptep)), vaddr, _RET_IP_);
+			clear_slot(ptep, vaddr);
+			kmap_atomic_debug_unmapped(idx, _RET_IP_);
+		} else {
 			goto slow;
-		ptep = this_cpu_read(kmap_atomic_cpu.ptes[idx]);
-		if (trace_kmap_atomic_unmap_enabled())
-			unmap_event(idx, pte_pfn(ptep_get(ptep)), vaddr, _RET_IP_);
-		clear_slot(ptep, vaddr);
-		kmap_atomic_debug_unmapped(idx, _RET_IP_);
+		}
 		WRITE_ONCE(log->n, n - 1);
 		pagefault_enable();
 		preempt_enable_no_resched();

@@ -31,8 +31,8 @@ static atomic_long_t report_count, printed_count;
 static DEFINE_RATELIMIT_STATE(report_overflow_rs, 5 * HZ, 10);
 
 /*
- * Is this the first time @key (a call site, with a report's kind in its
- * top bits in the debug flavor) asks? Return: whether to print.
+ * Is this the first time @key (a call site, with the slots a report's
+ * kind in its top bits) asks? Return: whether to print.
  */
 bool kmap_atomic_site_first(unsigned long key)
 {
@@ -68,7 +68,7 @@ static int forget_module_sites(struct notifier_block *nb, unsigned long state, v
 
 		if (!key || key == REPORT_SITE_GONE)
 			continue;
-		/* The debug flavor's keys carry the kind in their top bits. */
+		/* The slots' keys carry the kind in their top bits. */
 		for (kind = 0; kind < 16; kind++) {
 			unsigned long ip = key ^ ((unsigned long)kind << (BITS_PER_LONG - 4));
 
