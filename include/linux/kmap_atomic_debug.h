@@ -89,13 +89,6 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 		__kmap_atomic_log_end(end);
 }
 
-#ifdef CONFIG_DEBUG_KMAP_ATOMIC
-void kmap_atomic_debug_fault(unsigned long address, bool fixed_up);
-size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
-#else
-/* A macro: the fixup search the caller passes is not made either. */
-#define kmap_atomic_debug_fault(address, fixed_up)	do { } while (0)
-#endif
 #elif defined(CONFIG_KMAP_ATOMIC_ANY_ORDER)
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -117,7 +110,12 @@ static __always_inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end
 #else
 static inline void kmap_atomic_check_leaks(enum kmap_atomic_context_end end) { }
 #endif
-#if !defined(CONFIG_KMAP_ATOMIC_SLOTS)
+
+#if defined(CONFIG_KMAP_ATOMIC_SLOTS) && defined(CONFIG_DEBUG_KMAP_ATOMIC)
+void kmap_atomic_debug_fault(unsigned long address, bool fixed_up);
+size_t kmap_atomic_describe(unsigned long addr, char *buf, size_t len);
+#else
+/* A macro: the fixup search the caller passes is not made either. */
 #define kmap_atomic_debug_fault(address, fixed_up)	do { } while (0)
 #endif
 
